@@ -1,0 +1,270 @@
+"""The game record, format ``hearts-record/1``: write, read, check, replay.
+
+:func:`write_record` turns a match (finished or in progress) into the JSON
+document of RECORD.md; :func:`read_record` replays such a document through
+the rules into a :class:`~hearts.match.Match` at exactly the same point.
+Anything that is not a valid record raises :class:`RecordError`, whose
+message names the hand, the position and the reason, for example
+``hand 2, play 17: North must follow spades``.
+
+One extension keeps the round trip exact for every state of a match: in the
+last hand of a match in progress, ``pass`` may hold ``null`` for the seats
+that have not confirmed their pass yet.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from hearts.cards import CardSet, card_text, parse_card
+from hearts.errors import IllegalMove
+from hearts.match import Match, Phase
+from hearts.rules import SEAT_NAMES, PassDirection, Rules, RulesError
+
+FORMAT: Final = "hearts-record/1"
+MAX_HANDS: Final = 1000
+"""No real match is this long; a longer record is refused rather than replayed."""
+
+
+class RecordError(ValueError):
+    """A document that is not a valid ``hearts-record/1`` record."""
+
+    def __init__(self, reason: str, hand: int | None = None, position: str | None = None) -> None:
+        self.reason = reason
+        self.hand = hand
+        self.position = position
+        where = []
+        if hand is not None:
+            where.append(f"hand {hand}")
+        if position:
+            where.append(position)
+        super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
+
+
+def write_record(match: Match, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``match`` as a JSON-ready dict.
+
+    The seed is never written: whoever holds a record of a match in progress
+    must not be able to compute the cards still hidden.
+    """
+    hands: list[dict[str, Any]] = []
+    for log in match.hand_logs:
+        hand: dict[str, Any] = {"deal": [CardSet(mask).texts() for mask in log.deal]}
+        direction = match.rules.pass_direction(log.number)
+        if direction is PassDirection.HOLD:
+            hand["pass"] = None
+        elif any(p is not None for p in log.passes):
+            hand["pass"] = [None if p is None else CardSet(p).texts() for p in log.passes]
+        hand["plays"] = [card_text(card) for card in log.plays]
+        if log.moon_choice is not None:
+            hand["moon_choice"] = log.moon_choice
+        hands.append(hand)
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": match.rules.to_dict(),
+        "players": list(match.players),
+        "hands": hands,
+        "result": {
+            "hand_points": [list(result.points) for result in match.results],
+            "totals": list(match.totals),
+            "winner": match.winner,
+        },
+    }
+    if meta:
+        record["meta"] = dict(meta)
+    return record
+
+
+def dumps_record(match: Match, meta: Mapping[str, Any] | None = None) -> str:
+    """The record as JSON text, one hand per line block, readable in a diff."""
+    return json.dumps(write_record(match, meta), indent=1, ensure_ascii=False) + "\n"
+
+
+def loads_record(text: str | bytes, seed: int | None = None) -> Match:
+    """Parse JSON text and replay it (see :func:`read_record`)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise RecordError(f"not JSON ({error})") from None
+    return read_record(data, seed=seed)
+
+
+def read_record(data: object, seed: int | None = None) -> Match:
+    """Replay a record into a match at exactly the point the record ends.
+
+    ``seed`` only matters for hands dealt after the record ends; without it
+    they are dealt from a fresh random seed.
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    try:
+        rules = Rules.from_dict(data.get("rules", {}))
+    except RulesError as error:
+        raise RecordError(str(error), position="rules") from None
+    except TypeError:
+        raise RecordError("rules must be an object of known rules", position="rules") from None
+    players = data.get("players", ["South", "West", "North", "East"])
+    if (
+        not isinstance(players, list)
+        or len(players) != 4
+        or not all(isinstance(name, str) for name in players)
+    ):
+        raise RecordError("players must be a list of four names", position="players")
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise RecordError("hands must be a non-empty list")
+    if len(hands) > MAX_HANDS:
+        raise RecordError(f"more than {MAX_HANDS} hands")
+    meta = data.get("meta")
+    if meta is not None and not isinstance(meta, Mapping):
+        raise RecordError("meta must be an object", position="meta")
+
+    match: Match | None = None
+    for index, hand in enumerate(hands):
+        number = index + 1
+        if not isinstance(hand, Mapping):
+            raise RecordError("a hand must be an object", number)
+        deal = _read_deal(hand.get("deal"), number)
+        if match is None:
+            match = Match(rules, players, seed=seed, deal=deal)
+        elif match.phase is Phase.MATCH_OVER:
+            raise RecordError("cards after the match ended", number)
+        elif match.phase is not Phase.HAND_OVER:
+            raise RecordError("the hand is not finished but another hand follows", number - 1)
+        else:
+            match.next_hand(deal)
+        _replay_hand(match, hand, number, is_last=number == len(hands))
+    assert match is not None
+    if "result" in data:
+        _check_result(match, data["result"])
+    return match
+
+
+def check_record(data: object) -> str | None:
+    """None when ``data`` is a valid record, else the reason it is not."""
+    try:
+        read_record(data, seed=0)
+    except RecordError as error:
+        return str(error)
+    return None
+
+
+def _read_deal(deal: object, number: int) -> tuple[int, int, int, int]:
+    if not isinstance(deal, list) or len(deal) != 4:
+        raise RecordError("deal must list the cards of four seats", number, "deal")
+    masks = []
+    seen = 0
+    for seat, cards in enumerate(deal):
+        where = f"deal of {SEAT_NAMES[seat]}"
+        if not isinstance(cards, list):
+            raise RecordError("must be a list of cards", number, where)
+        mask = 0
+        for text in cards:
+            card = _read_card(text, number, where)
+            if (seen | mask) >> card & 1:
+                raise RecordError(f"{card_text(card)} is dealt twice", number, where)
+            mask |= 1 << card
+        if len(cards) != 13:
+            raise RecordError(f"{len(cards)} cards dealt instead of 13", number, where)
+        seen |= mask
+        masks.append(mask)
+    return masks[0], masks[1], masks[2], masks[3]
+
+
+def _read_card(text: object, number: int, where: str) -> int:
+    if not isinstance(text, str):
+        raise RecordError(f"not a card: {text!r}", number, where)
+    try:
+        return parse_card(text)
+    except ValueError as error:
+        raise RecordError(str(error), number, where) from None
+
+
+def _replay_hand(match: Match, hand: Mapping[str, Any], number: int, is_last: bool) -> None:
+    passes = hand.get("pass")
+    direction = match.pass_direction
+    if direction is PassDirection.HOLD:
+        if passes is not None:
+            raise RecordError("there is no pass on a hold hand", number, "pass")
+    elif passes is not None:
+        if not isinstance(passes, list) or len(passes) != 4:
+            raise RecordError("pass must list the cards of four seats", number, "pass")
+        for seat, cards in enumerate(passes):
+            where = f"pass of {SEAT_NAMES[seat]}"
+            if cards is None:
+                if not is_last:
+                    raise RecordError("missing pass", number, where)
+                continue
+            if not isinstance(cards, list):
+                raise RecordError("must be a list of three cards", number, where)
+            chosen = [_read_card(text, number, where) for text in cards]
+            try:
+                match.confirm_pass(seat, chosen)
+            except IllegalMove as error:
+                raise RecordError(error.about(SEAT_NAMES[seat]), number, where) from None
+
+    plays = hand.get("plays", [])
+    if not isinstance(plays, list):
+        raise RecordError("plays must be a list of cards", number, "plays")
+    for index, text in enumerate(plays):
+        where = f"play {index + 1}"
+        card = _read_card(text, number, where)
+        if match.phase is Phase.PASSING:
+            raise RecordError("a card is played before the pass is finished", number, where)
+        if match.phase is Phase.MATCH_OVER:
+            raise RecordError("cards after the match ended", number, where)
+        mover = match.turn
+        try:
+            match.play(card)
+        except IllegalMove as error:
+            who = SEAT_NAMES[mover] if mover is not None else "nobody"
+            raise RecordError(error.about(who), number, where) from None
+
+    choice = hand.get("moon_choice")
+    if choice is not None:
+        if match.rules.moon != "choice":
+            raise RecordError('moon_choice is only used under the rule moon: "choice"', number)
+        shooter = match.moon_shooter
+        if match.phase is not Phase.MOON_CHOICE or shooter is None:
+            raise RecordError("moon_choice is given but nobody shot the moon", number)
+        try:
+            match.choose_moon(shooter, choice)
+        except IllegalMove as error:
+            raise RecordError(str(error), number, "moon_choice") from None
+    if not is_last and match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+        raise RecordError("the hand is not finished but another hand follows", number)
+
+
+def _check_result(match: Match, result: object) -> None:
+    if not isinstance(result, Mapping):
+        raise RecordError("result must be an object", position="result")
+    expected_points = [list(r.points) for r in match.results]
+    if "hand_points" in result and result["hand_points"] != expected_points:
+        got = result["hand_points"]
+        if isinstance(got, list):
+            for index, (stated, replayed) in enumerate(zip(got, expected_points, strict=False)):
+                if stated != replayed:
+                    raise RecordError(
+                        f"the record says {stated} but the replay gives {replayed}",
+                        index + 1,
+                        "result",
+                    )
+        raise RecordError(
+            f"hand_points lists {len(got) if isinstance(got, list) else got!r} hands "
+            f"but {len(expected_points)} are finished",
+            position="result",
+        )
+    if "totals" in result and result["totals"] != list(match.totals):
+        raise RecordError(
+            f"totals are {result['totals']} but the replay gives {list(match.totals)}",
+            position="result",
+        )
+    if "winner" in result and result["winner"] != match.winner:
+        raise RecordError(
+            f"winner is {result['winner']!r} but the replay gives {match.winner!r}",
+            position="result",
+        )
