@@ -1,12 +1,212 @@
-"""The ``hearts`` command."""
+"""The ``hearts`` command: check and show game records, deal a match, benchmark."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from hearts import __version__
+from hearts.bench import report, run_bench
+from hearts.cards import SUIT_MASK, SUIT_SYMBOLS, SUITS, CardSet, card_symbol
+from hearts.match import HandLog, HandResult, Match, Phase
+from hearts.record import RecordError, dumps_record, loads_record
+from hearts.rules import SEAT_NAMES, SEATS, PassDirection
+from hearts.view import split_tricks
+
+MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
+"""A 1000-hand record is under 2 MB; anything much bigger is not a record."""
+
+EXIT_OK: Final = 0
+EXIT_FAILED: Final = 1
+"""An invalid record, an unreadable or unwritable file."""
+
+
+class UserError(Exception):
+    """A problem to tell the user in one line, without a traceback."""
+
+
+# --- commands ----------------------------------------------------------------
+
+
+def record_check(args: argparse.Namespace) -> int:
+    failed = False
+    for path in args.files:
+        try:
+            load_match(path)
+        except UserError as error:
+            print(f"{path}: {error}")
+            failed = True
+        else:
+            print(f"{path}: ok")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def record_show(args: argparse.Namespace) -> int:
+    try:
+        match = load_match(args.file)
+    except UserError as error:
+        raise UserError(f"{args.file}: {error}") from None
+    print("\n".join(describe_match(match)))
+    return EXIT_OK
+
+
+def deal(args: argparse.Namespace) -> int:
+    text = dumps_record(Match(seed=args.seed))
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
+    return EXIT_OK
+
+
+def bench(args: argparse.Namespace) -> int:
+    if args.seconds <= 0:
+        raise UserError("--seconds must be more than 0")
+    if args.hands is not None and args.hands < 1:
+        raise UserError("--hands must be at least 1")
+    result = run_bench(seconds=args.seconds, hands=args.hands, seed=args.seed)
+    print("\n".join(report(result)))
+    return EXIT_OK if result.bad_hands == 0 else EXIT_FAILED
+
+
+# --- reading a record --------------------------------------------------------
+
+
+def load_match(path: str) -> Match:
+    """Read and replay the record in ``path``; a :class:`UserError` says why not."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        raise UserError(f"cannot read the file ({error.strerror or error})") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise UserError(f"file too large (a record is at most {MAX_RECORD_BYTES // 2**20} MB)")
+    try:
+        return loads_record(data, seed=0)
+    except RecordError as error:
+        raise UserError(str(error)) from None
+
+
+# --- showing a match ---------------------------------------------------------
+
+
+def describe_match(match: Match) -> list[str]:
+    """The whole match as text: deals, passes, tricks, points and totals."""
+    lines = [
+        "Players: " + ", ".join(f"{SEAT_NAMES[s]} {match.players[s]}" for s in SEATS),
+        f"Rules: {describe_rules(match)}",
+    ]
+    results = {result.number: result for result in match.results}
+    totals = [0, 0, 0, 0]
+    for log in match.hand_logs:
+        lines.append("")
+        result = results.get(log.number)
+        lines += describe_hand(match, log, result)
+        if result is not None:
+            totals = [totals[s] + result.points[s] for s in SEATS]
+            lines.append("  Totals: " + by_seat(totals))
+    lines.append("")
+    lines.append(describe_end(match))
+    return lines
+
+
+def describe_rules(match: Match) -> str:
+    changes = match.rules.to_dict()
+    if not changes:
+        return "standard"
+    return ", ".join(
+        name.replace("_", " ") if value is True else f"{name.replace('_', ' ')} {value}"
+        for name, value in changes.items()
+    )
+
+
+def describe_hand(match: Match, log: HandLog, result: HandResult | None) -> list[str]:
+    direction = match.rules.pass_direction(log.number)
+    heading = "no pass" if direction is PassDirection.HOLD else f"pass {direction.name.lower()}"
+    lines = [f"Hand {log.number} ({heading})", "  Dealt:"]
+    lines += [f"    {SEAT_NAMES[s]:<5}  {by_suit(log.deal[s])}" for s in SEATS]
+
+    holdings = list(log.deal)
+    if direction is not PassDirection.HOLD:
+        lines.append("  Passed:")
+        for seat in SEATS:
+            to = SEAT_NAMES[direction.receiver(seat)]
+            passed = log.passes[seat]
+            cards = "(not yet)" if passed is None else cards_text(passed)
+            lines.append(f"    {SEAT_NAMES[seat]:<5} to {to:<5}  {cards}")
+        if all(p is not None for p in log.passes):
+            for seat in SEATS:
+                passed = log.passes[seat] or 0
+                holdings[seat] &= ~passed
+                holdings[direction.receiver(seat)] |= passed
+
+    if log.plays:
+        leader = next(s for s in SEATS if holdings[s] & 1)  # the two of clubs leads
+        lines.append("  Tricks (leader first):")
+        for trick in split_tricks(log.plays, leader, match.rules):
+            cards = "  ".join(f"{SEAT_NAMES[s]:<5} {card_symbol(c):<3}" for s, c in trick.cards)
+            if trick.winner is None:
+                outcome = "(in progress)"
+            else:
+                outcome = f"won by {SEAT_NAMES[trick.winner]}, {plural(trick.points, 'point')}"
+            lines.append(f"    {trick.number:>2}. {cards:<42}  {outcome}")
+
+    if result is not None:
+        lines.append("  Points: " + by_seat(result.points))
+        if result.shooter is not None:
+            style = result.moon_choice or match.rules.moon
+            effect = "the others score" if style == "add" else "the shooter scores minus"
+            moon = match.rules.moon_points
+            lines.append(f"  {SEAT_NAMES[result.shooter]} shot the moon: {effect} {moon}")
+    return lines
+
+
+def describe_end(match: Match) -> str:
+    if match.winner is not None:
+        seat = match.winner
+        return (
+            f"Winner: {match.players[seat]} ({SEAT_NAMES[seat]}) "
+            f"with {plural(match.totals[seat], 'point')}"
+        )
+    waiting = ", ".join(SEAT_NAMES[s] for s in match.waiting_for())
+    now = {
+        Phase.PASSING: f"waiting for the pass of {waiting}",
+        Phase.PLAYING: f"{waiting} to play",
+        Phase.MOON_CHOICE: f"{waiting} to choose how the moon scores",
+        Phase.HAND_OVER: "the next hand is not dealt yet",
+    }.get(match.phase, "")
+    return f"In progress: hand {match.hand_number}, {now}"
+
+
+def by_suit(mask: int) -> str:
+    """``♣ 2 5 K  ♦ 3 10  ♠ -  ♥ A``: a holding sorted by suit."""
+    parts = []
+    for suit in SUITS:
+        ranks = [card_symbol(c)[:-1] for c in CardSet(mask & SUIT_MASK[suit])]
+        parts.append(f"{SUIT_SYMBOLS[suit]} {' '.join(ranks) or '-'}")
+    return "  ".join(parts)
+
+
+def cards_text(mask: int) -> str:
+    return " ".join(card_symbol(c) for c in CardSet(mask))
+
+
+def by_seat(values: Sequence[int]) -> str:
+    return ", ".join(f"{SEAT_NAMES[s]} {values[s]}" for s in SEATS)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count in (1, -1) else f"{count} {word}s"
+
+
+# --- the parser --------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,17 +215,68 @@ def build_parser() -> argparse.ArgumentParser:
         description="Hearts: rules engine, game records, computer players.",
     )
     parser.add_argument("--version", action="version", version=f"hearts {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    record = commands.add_parser(
+        "record", help="check or show game records (hearts-record/1)", description="Game records."
+    )
+    record_commands = record.add_subparsers(dest="record_command", metavar="ACTION", required=True)
+    check = record_commands.add_parser(
+        "check",
+        help="replay records through the rules and report each one: ok or why not",
+        description="Check game records. Exit status 0 only if every file is valid.",
+    )
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(run=record_check)
+    show = record_commands.add_parser(
+        "show",
+        help="print a match: deals, passes, tricks, points and the winner",
+        description="Print a game record readably (finished or in progress).",
+    )
+    show.add_argument("file", metavar="FILE")
+    show.set_defaults(run=record_show)
+
+    deal_parser = commands.add_parser(
+        "deal",
+        help="write the record of a new match with its first hand dealt",
+        description="Deal the first hand of a new match. The same seed gives the same deal.",
+    )
+    deal_parser.add_argument("--seed", type=int, required=True, help="the match's deal seed")
+    deal_parser.add_argument("--output", "-o", metavar="FILE", help="write here, not to stdout")
+    deal_parser.set_defaults(run=deal)
+
+    bench_parser = commands.add_parser(
+        "bench",
+        help="measure random full hands per second on one core",
+        description="Deal, pass, play and score random hands as fast as one core can.",
+    )
+    bench_parser.add_argument(
+        "--seconds", type=float, default=5.0, help="how long to run (default 5)"
+    )
+    bench_parser.add_argument(
+        "--hands", type=int, help="play exactly this many hands instead of timing"
+    )
+    bench_parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    bench_parser.set_defaults(run=bench)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
         parser.print_help()
-        return 0
-    return 0
+        return EXIT_OK
+    try:
+        return run(args)
+    except UserError as error:
+        print(f"hearts: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:
+        # The reader (``| head``) went away: no traceback, and none at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -303,6 +303,9 @@ class Match:
         """
         if self._phase is Phase.MATCH_OVER:
             raise errors.IllegalMove("the match is over")
+        if seat not in SEATS:
+            # A negative index would otherwise reach another seat's pass.
+            raise errors.IllegalMove("there is no such seat")
         log = self.current
         passes, plays, moon_choice = log.passes[:], log.plays[:], log.moon_choice
         selection = None
@@ -322,10 +325,14 @@ class Match:
                     "you have nothing to undo in this hand",
                     "{who} has nothing to undo in this hand",
                 )
+        pending = self._selection[:]
         self.rewound = True
         self._rebuild_hand(passes, plays, moon_choice)
         if selection is not None:
-            self._selection[seat] = selection
+            # The pass reopens with its cards chosen; other seats still choosing keep theirs.
+            for other in SEATS:
+                if passes[other] is None:
+                    self._selection[other] = selection if other == seat else pending[other]
 
     def restart_hand(self) -> None:
         """Replay the current hand from the same dealt cards, before it is scored."""
@@ -361,12 +368,11 @@ class Match:
             self._begin_play()
         else:
             self._phase = Phase.PASSING
+            log.passes = passes
+            # As after confirm_pass: a confirmed pass is also the seat's selection.
+            self._selection = [p or 0 for p in passes]
             if all(p is not None for p in passes):
-                log.passes = passes
                 self._begin_play()
-            else:
-                log.passes = passes
-                self._selection = [p or 0 for p in passes]
         for card in plays:
             self._apply_play(card)
         if moon_choice is not None:
@@ -433,6 +439,9 @@ class Match:
     def _plays_by(self, seat: int) -> list[int]:
         """Indexes into the current hand's plays of the cards ``seat`` played."""
         log = self.current
+        if not log.plays:
+            # Also while the pass is open, when the holdings cannot be formed.
+            return []
         replay = self._fresh_play_state(log)
         indexes = []
         for index, card in enumerate(log.plays):

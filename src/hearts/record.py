@@ -78,8 +78,23 @@ def write_record(match: Match, meta: Mapping[str, Any] | None = None) -> dict[st
 
 
 def dumps_record(match: Match, meta: Mapping[str, Any] | None = None) -> str:
-    """The record as JSON text, one hand per line block, readable in a diff."""
-    return json.dumps(write_record(match, meta), indent=1, ensure_ascii=False) + "\n"
+    """The record as JSON text, one hand per line block, readable in a diff.
+
+    Lists of plain values (a seat's cards, the plays, a hand's points) stay on
+    one line, so a finished match is a few hundred lines, not thousands.
+    """
+    return _dumps(write_record(match, meta), "") + "\n"
+
+
+def _dumps(value: object, indent: str) -> str:
+    inner = indent + " "
+    if isinstance(value, Mapping) and value:
+        items = [f"{inner}{json.dumps(k)}: {_dumps(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, list | Mapping) for v in value):
+        items = [inner + _dumps(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def loads_record(text: str | bytes, seed: int | None = None) -> Match:
@@ -99,8 +114,11 @@ def read_record(data: object, seed: int | None = None) -> Match:
     """
     if not isinstance(data, Mapping):
         raise RecordError("a record must be a JSON object")
+    if "format" not in data:
+        raise RecordError(f"no format: not a {FORMAT} record")
     if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+        stated = _show(data.get("format"))
+        raise RecordError(f'unknown format {stated} (expected "{FORMAT}")')
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as error:
@@ -177,11 +195,11 @@ def _read_deal(deal: object, number: int) -> tuple[int, int, int, int]:
 
 def _read_card(text: object, number: int, where: str) -> int:
     if not isinstance(text, str):
-        raise RecordError(f"not a card: {text!r}", number, where)
+        raise RecordError(f"not a card: {_show(text)}", number, where)
     try:
         return parse_card(text)
-    except ValueError as error:
-        raise RecordError(str(error), number, where) from None
+    except ValueError:
+        raise RecordError(f"not a card: {_show(text)}", number, where) from None
 
 
 def _replay_hand(match: Match, hand: Mapping[str, Any], number: int, is_last: bool) -> None:
@@ -243,28 +261,54 @@ def _check_result(match: Match, result: object) -> None:
     if not isinstance(result, Mapping):
         raise RecordError("result must be an object", position="result")
     expected_points = [list(r.points) for r in match.results]
-    if "hand_points" in result and result["hand_points"] != expected_points:
+    if "hand_points" in result and not _same(result["hand_points"], expected_points):
         got = result["hand_points"]
-        if isinstance(got, list):
-            for index, (stated, replayed) in enumerate(zip(got, expected_points, strict=False)):
-                if stated != replayed:
-                    raise RecordError(
-                        f"the record says {stated} but the replay gives {replayed}",
-                        index + 1,
-                        "result",
-                    )
+        if not isinstance(got, list):
+            raise RecordError("hand_points must be a list", position="result")
+        for index, (stated, replayed) in enumerate(zip(got, expected_points, strict=False)):
+            if not _same(stated, replayed):
+                raise RecordError(
+                    f"hand_points say {_show(stated)} but the replay gives {replayed}",
+                    index + 1,
+                    "result",
+                )
         raise RecordError(
-            f"hand_points lists {len(got) if isinstance(got, list) else got!r} hands "
-            f"but {len(expected_points)} are finished",
+            f"hand_points list {len(got)} hands but {len(expected_points)} are finished",
             position="result",
         )
-    if "totals" in result and result["totals"] != list(match.totals):
+    if "totals" in result and not _same(result["totals"], list(match.totals)):
         raise RecordError(
-            f"totals are {result['totals']} but the replay gives {list(match.totals)}",
+            f"totals are {_show(result['totals'])} but the replay gives {list(match.totals)}",
             position="result",
         )
-    if "winner" in result and result["winner"] != match.winner:
+    if "winner" in result and not _same(result["winner"], match.winner):
         raise RecordError(
-            f"winner is {result['winner']!r} but the replay gives {match.winner!r}",
+            f"winner is {_show(result['winner'])} but the replay gives {json.dumps(match.winner)}",
             position="result",
         )
+
+
+def _same(stated: object, replayed: object) -> bool:
+    """JSON equality: unlike ``==`` in Python, ``true`` is not ``1`` and ``1.0`` is not ``1``."""
+    if isinstance(replayed, list):
+        return (
+            isinstance(stated, list)
+            and len(stated) == len(replayed)
+            and all(_same(a, b) for a, b in zip(stated, replayed, strict=True))
+        )
+    return type(stated) is type(replayed) and stated == replayed
+
+
+def _show(value: object) -> str:
+    """A short description of a value found where something else was expected."""
+    if isinstance(value, list) and not all(v is None or isinstance(v, int) for v in value):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    if not (value is None or isinstance(value, bool | int | float | str | list)):
+        return f"a {type(value).__name__}"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except ValueError:  # an int too long to print
+        return "a number"
+    return text if len(text) <= 40 else text[:37] + "..."
