@@ -255,10 +255,13 @@ def test_play_breaking_a_rule_names_hand_play_seat_and_reason() -> None:
     ("plays", "message"),
     [
         ("3C", "hand 1, play 1: East does not hold 3C"),
-        ("6H", "hand 1, play 1: the first lead must be the two of clubs"),
+        ("6H", "hand 1, play 1: East must lead the two of clubs first"),
         ("2C 5D", "hand 1, play 2: South must follow clubs"),
         ("2C AC 3C QS", "hand 1, play 4: North must follow clubs"),
-        ("2C AC 3C 4C KC 8C 5C 7S 3H", "hand 1, play 9: hearts are not broken yet"),
+        (
+            "2C AC 3C 4C KC 8C 5C 7S 3H",
+            "hand 1, play 9: South may not lead hearts before they are broken",
+        ),
         ("2C AC 3C 4C KC 8C 5C 7S 2C", "hand 1, play 9: South does not hold 2C"),
         ("2C AC 3C 4C KC 8C 5C 4H", "hand 1, play 8: East does not hold 4H"),
         ("2C AC 3C 4C KC 8C 5C 7S ZZ", 'hand 1, play 9: not a card: "ZZ"'),
@@ -278,7 +281,7 @@ def test_first_trick_is_point_free_unless_only_points_are_left() -> None:
         "deal": [[card_text(suit * 13 + rank) for rank in range(13)] for suit in (0, 3, 1, 2)],
         "plays": ["2C", "2H", "2D", "QS"],
     }
-    assert reason(record) == "hand 1, play 4: no points on the first trick"
+    assert reason(record) == "hand 1, play 4: East may not play points on the first trick"
     record["hands"][0]["plays"][3] = "2S"
     assert read_record(record).play_state is not None
 
@@ -440,7 +443,7 @@ MALFORMED: list[tuple[Callable[[Record], None], str]] = [
     (_set(["rules"], {"trump": "hearts"}), "rules: unknown rule 'trump'"),
     (_set(["rules"], {"target": "100"}), "rules: target must be a whole number"),
     (_set(["rules"], {"target": True}), "rules: target must be a whole number"),
-    (_set(["rules"], {"passing": []}), "rules: rules must be an object of known rules"),
+    (_set(["rules"], {"passing": []}), 'rules: passing must be "standard", "none", "left-only" or "no-hold"'),
     (_set(["rules"], {"moon": {}}), 'rules: moon must be "add", "subtract" or "choice"'),
     (_set(["meta"], [1]), "meta: meta must be an object"),
     (_set(["result"], [1]), "result: result must be an object"),

@@ -76,6 +76,8 @@ def parse_card(text: str) -> Card:
     >>> card_text(parse_card("10♥"))
     'TH'
     """
+    if not isinstance(text, str):
+        raise ValueError(f"not a card: {text!r}")
     cleaned = text.strip().upper()
     if len(cleaned) < 2:
         raise ValueError(f"not a card: {text!r}")

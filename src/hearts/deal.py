@@ -1,8 +1,8 @@
 """Seeded dealing: the same seed gives the same cards on every machine.
 
-The shuffle is written out here (Fisher-Yates driven by ``Random.random``,
-whose Mersenne Twister stream and IEEE doubles are the same everywhere) so
-that a change in how the standard library shuffles can never change a deal.
+The shuffle is written out here, driven only by ``Random.random`` (whose
+Mersenne Twister stream and IEEE doubles are the same everywhere), so that a
+change in how the standard library shuffles can never change a deal.
 """
 
 from __future__ import annotations
@@ -12,22 +12,32 @@ import random
 Holdings = tuple[int, int, int, int]
 
 
+_CARDS = range(52)
+_BITS = [1 << card for card in _CARDS]
+
+
 def shuffled_deck(rng: random.Random) -> list[int]:
-    deck = list(range(52))
+    """The 52 cards in a uniformly random order.
+
+    Each card gets a random 53-bit key and the deck is sorted by key: the
+    same result as a Fisher-Yates shuffle, with the loop in C.  (Two equal
+    keys would happen about once in 10**14 deals.)
+    """
     rand = rng.random
-    for i in range(51, 0, -1):
-        j = int(rand() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    keys = [rand() for _ in _CARDS]
+    return sorted(_CARDS, key=keys.__getitem__)
 
 
 def random_deal(rng: random.Random) -> Holdings:
     """Deal 13 cards to each seat from ``rng``; seat ``s`` gets every fourth card."""
     deck = shuffled_deck(rng)
-    masks = [0, 0, 0, 0]
-    for position, card in enumerate(deck):
-        masks[position & 3] |= 1 << card
-    return masks[0], masks[1], masks[2], masks[3]
+    bit = _BITS.__getitem__
+    return (
+        sum(map(bit, deck[0::4])),
+        sum(map(bit, deck[1::4])),
+        sum(map(bit, deck[2::4])),
+        sum(map(bit, deck[3::4])),
+    )
 
 
 def hand_rng(seed: int, hand_number: int) -> random.Random:

@@ -41,12 +41,18 @@ def must_follow(suit_name: str) -> IllegalPlay:
 
 
 def hearts_not_broken() -> IllegalPlay:
-    return IllegalPlay("hearts are not broken yet")
+    return IllegalPlay(
+        "hearts are not broken yet", "{who} may not lead hearts before they are broken"
+    )
 
 
 def no_points_first_trick() -> IllegalPlay:
-    return IllegalPlay("no points on the first trick")
+    return IllegalPlay(
+        "no points on the first trick", "{who} may not play points on the first trick"
+    )
 
 
 def first_lead_two_of_clubs() -> IllegalPlay:
-    return IllegalPlay("the first lead must be the two of clubs")
+    return IllegalPlay(
+        "the first lead must be the two of clubs", "{who} must lead the two of clubs first"
+    )

@@ -190,13 +190,65 @@ class HandState:
         return winner
 
     def play_random(self, rng: random.Random) -> None:
-        """Finish the hand with uniformly random legal plays."""
+        """Finish the hand with uniformly random legal plays.
+
+        This is :meth:`legal_mask` and :meth:`play` written out in one loop on
+        local variables: playouts spend their time here, and the inlined loop
+        is about a third faster than calling the two methods per card.
+        """
         rand = rng.random
-        while self.tricks_played < 13:
-            legal = self.legal_mask()
+        suit_mask = SUIT_MASK
+        hands, taken, trick = self.hands, self.taken, self.trick
+        turn, leader, led = self.turn, self.leader, self.led_mask
+        best_card, best_seat = self.best_card, self.best_seat
+        trick_mask, trick_count = self.trick_mask, self.trick_count
+        tricks_played, broken = self.tricks_played, self.hearts_broken
+        played = self.played_mask
+        forbidden, breaks = self.forbidden_first, self.breaks_mask
+        while tricks_played < 13:
+            hand = hands[turn]
+            if led:
+                legal = hand & led
+                if not legal:
+                    legal = hand
+                    if tricks_played == 0:
+                        legal = hand & ~forbidden or hand
+            elif tricks_played == 0:
+                legal = hand & TWO_OF_CLUBS_BIT
+            elif broken:
+                legal = hand
+            else:
+                legal = hand & ~HEARTS_MASK or hand
             for _ in range(int(rand() * legal.bit_count())):
                 legal &= legal - 1
-            self.play((legal & -legal).bit_length() - 1)
+            b = legal & -legal
+            card = b.bit_length() - 1
+            hands[turn] = hand ^ b
+            played |= b
+            trick[turn] = card
+            if b & breaks:
+                broken = True
+            if not led:
+                led = suit_mask[card // 13]
+                leader = best_seat = turn
+                best_card = card
+            elif b & led and card > best_card:
+                best_card = card
+                best_seat = turn
+            trick_mask |= b
+            trick_count += 1
+            if trick_count < 4:
+                turn = (turn + 1) & 3
+            else:
+                taken[best_seat] |= trick_mask
+                trick_mask = trick_count = led = 0
+                tricks_played += 1
+                turn = leader = best_seat
+        self.turn, self.leader, self.led_mask = turn, leader, led
+        self.best_card, self.best_seat = best_card, best_seat
+        self.trick_mask, self.trick_count = trick_mask, trick_count
+        self.tricks_played, self.hearts_broken = tricks_played, broken
+        self.played_mask = played
 
     def unseen_mask(self, seat: int) -> int:
         """Cards not yet played and not in ``seat``'s holding."""

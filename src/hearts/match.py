@@ -23,7 +23,7 @@ from hearts import errors
 from hearts.cards import Card, CardSet, card_text
 from hearts.deal import Holdings, seeded_deal
 from hearts.hand import HandState
-from hearts.rules import SEAT_NAMES, SEATS, PassDirection, Rules
+from hearts.rules import SEATS, PassDirection, Rules
 
 if TYPE_CHECKING:
     from hearts.view import SeatView
@@ -123,8 +123,8 @@ class Match:
         deal: Holdings | None = None,
     ) -> None:
         """Start a match and deal the first hand (``deal`` overrides the seeded deal)."""
-        if len(players) != 4:
-            raise ValueError("a match has four players")
+        if len(players) != 4 or not all(isinstance(name, str) for name in players):
+            raise ValueError("a match has four players, each with a name")
         self.rules = rules if rules is not None else Rules()
         self.players: tuple[str, str, str, str] = (players[0], players[1], players[2], players[3])
         self.seed = seed if seed is not None else secrets.randbits(63)
@@ -210,11 +210,13 @@ class Match:
 
     def holding(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (not a view: the server and replays use it)."""
+        _check_seat(seat)
         if self._state is not None:
             return CardSet(self._state.hands[seat])
         return CardSet(self.current.deal[seat])
 
     def pass_selection(self, seat: int) -> CardSet:
+        _check_seat(seat)
         return CardSet(self._selection[seat])
 
     def legal_moves(self) -> list[Card]:
@@ -504,5 +506,7 @@ class Match:
         )
 
 
-def seat_name(seat: int) -> str:
-    return SEAT_NAMES[seat]
+def _check_seat(seat: int) -> None:
+    # A negative index would silently reach another seat's cards.
+    if seat not in SEATS:
+        raise ValueError("there is no such seat")

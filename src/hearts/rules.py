@@ -87,9 +87,9 @@ class Rules:
         for flag in ("jack_of_diamonds", "queen_breaks_hearts", "black_maria"):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"{flag} must be true or false")
-        if self.moon not in ("add", "subtract", "choice"):
+        if not isinstance(self.moon, str) or self.moon not in ("add", "subtract", "choice"):
             raise RulesError('moon must be "add", "subtract" or "choice"')
-        if self.passing not in _CYCLES:
+        if not isinstance(self.passing, str) or self.passing not in _CYCLES:
             raise RulesError('passing must be "standard", "none", "left-only" or "no-hold"')
 
         # (mask, points for each card of the mask): hearts first, then single cards.
