@@ -443,7 +443,10 @@ MALFORMED: list[tuple[Callable[[Record], None], str]] = [
     (_set(["rules"], {"trump": "hearts"}), "rules: unknown rule 'trump'"),
     (_set(["rules"], {"target": "100"}), "rules: target must be a whole number"),
     (_set(["rules"], {"target": True}), "rules: target must be a whole number"),
-    (_set(["rules"], {"passing": []}), 'rules: passing must be "standard", "none", "left-only" or "no-hold"'),
+    (
+        _set(["rules"], {"passing": []}),
+        'rules: passing must be "standard", "none", "left-only" or "no-hold"',
+    ),
     (_set(["rules"], {"moon": {}}), 'rules: moon must be "add", "subtract" or "choice"'),
     (_set(["meta"], [1]), "meta: meta must be an object"),
     (_set(["result"], [1]), "result: result must be an object"),
