@@ -133,7 +133,6 @@ def describe_hand(match: Match, log: HandLog, result: HandResult | None) -> list
     lines = [f"Hand {log.number} ({heading})", "  Dealt:"]
     lines += [f"    {SEAT_NAMES[s]:<5}  {by_suit(log.deal[s])}" for s in SEATS]
 
-    holdings = list(log.deal)
     if direction is not PassDirection.HOLD:
         lines.append("  Passed:")
         for seat in SEATS:
@@ -141,16 +140,10 @@ def describe_hand(match: Match, log: HandLog, result: HandResult | None) -> list
             passed = log.passes[seat]
             cards = "(not yet)" if passed is None else cards_text(passed)
             lines.append(f"    {SEAT_NAMES[seat]:<5} to {to:<5}  {cards}")
-        if all(p is not None for p in log.passes):
-            for seat in SEATS:
-                passed = log.passes[seat] or 0
-                holdings[seat] &= ~passed
-                holdings[direction.receiver(seat)] |= passed
 
     if log.plays:
-        leader = next(s for s in SEATS if holdings[s] & 1)  # the two of clubs leads
         lines.append("  Tricks (leader first):")
-        for trick in split_tricks(log.plays, leader, match.rules):
+        for trick in split_tricks(log.plays, log.first_leader(direction), match.rules):
             cards = "  ".join(f"{SEAT_NAMES[s]:<5} {card_symbol(c):<3}" for s, c in trick.cards)
             if trick.winner is None:
                 outcome = "(in progress)"

@@ -106,6 +106,20 @@ class HandLog:
     def copy(self) -> HandLog:
         return HandLog(self.number, self.deal, self.passes[:], self.plays[:], self.moon_choice)
 
+    def holdings_after_pass(self, direction: PassDirection) -> list[int]:
+        """Each seat's 13 cards once the confirmed passes have been exchanged."""
+        holdings = list(self.deal)
+        if direction is not PassDirection.HOLD:
+            for seat in SEATS:
+                passed = self.passes[seat] or 0
+                holdings[seat] &= ~passed
+                holdings[direction.receiver(seat)] |= passed
+        return holdings
+
+    def first_leader(self, direction: PassDirection) -> int:
+        """The seat that holds the two of clubs after the pass: it leads the first trick."""
+        return next(s for s, cards in enumerate(self.holdings_after_pass(direction)) if cards & 1)
+
 
 class Match:
     """A match of Hearts between four seats, from the first deal to the winner.
@@ -382,16 +396,7 @@ class Match:
             self._score_hand()
 
     def _begin_play(self) -> None:
-        log = self.current
-        hands = list(log.deal)
-        direction = self.pass_direction
-        if direction is not PassDirection.HOLD:
-            for seat in SEATS:
-                passed = log.passes[seat]
-                assert passed is not None
-                hands[seat] &= ~passed
-                hands[direction.receiver(seat)] |= passed
-        self._state = HandState(self.rules, hands)
+        self._state = HandState(self.rules, self.current.holdings_after_pass(self.pass_direction))
         self._phase = Phase.PLAYING
 
     def _apply_play(self, card: Card) -> list[Event]:
@@ -444,23 +449,13 @@ class Match:
         if not log.plays:
             # Also while the pass is open, when the holdings cannot be formed.
             return []
-        replay = self._fresh_play_state(log)
+        replay = HandState(self.rules, log.holdings_after_pass(self.pass_direction))
         indexes = []
         for index, card in enumerate(log.plays):
             if replay.turn == seat:
                 indexes.append(index)
             replay.play(card)
         return indexes
-
-    def _fresh_play_state(self, log: HandLog) -> HandState:
-        hands = list(log.deal)
-        direction = self.pass_direction
-        if direction is not PassDirection.HOLD:
-            for seat in SEATS:
-                passed = log.passes[seat] or 0
-                hands[seat] &= ~passed
-                hands[direction.receiver(seat)] |= passed
-        return HandState(self.rules, hands)
 
     def _check_pass_cards(self, seat: int, cards: Iterable[Card], exact: bool) -> int:
         if seat not in SEATS:

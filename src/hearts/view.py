@@ -128,7 +128,7 @@ def build_view(match: Match, seat: int) -> SeatView:
     hearts_broken = False
     legal = CardSet()
     if state is not None:
-        tricks = tuple(split_tricks(log.plays, first_leader(match), match.rules))
+        tricks = tuple(split_tricks(log.plays, log.first_leader(direction), match.rules))
         p = [match.rules.hand_points_of_cards(m) for m in state.taken]
         points_taken = (p[0], p[1], p[2], p[3])
         c = [h.bit_count() for h in state.hands]
@@ -166,16 +166,3 @@ def build_view(match: Match, seat: int) -> SeatView:
         results=match.results,
         winner=match.winner,
     )
-
-
-def first_leader(match: Match) -> int:
-    """Whoever holds the two of clubs after the pass leads the first trick."""
-    log = match.current
-    direction = match.pass_direction
-    holder = next(seat for seat in SEATS if log.deal[seat] & 1)
-    if direction is not PassDirection.HOLD:
-        for seat in SEATS:
-            passed = log.passes[seat]
-            if passed is not None and passed & 1:
-                holder = direction.receiver(seat)
-    return holder
