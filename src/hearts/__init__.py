@@ -30,6 +30,7 @@ from hearts.match import (
 )
 from hearts.record import RecordError, read_record, write_record
 from hearts.rules import SEAT_NAMES, PassDirection, Rules
+from hearts.suggest import suggest
 from hearts.view import SeatView, Trick
 
 __version__ = "0.1.0"
@@ -64,5 +65,6 @@ __all__ = [
     "card_text",
     "parse_card",
     "read_record",
+    "suggest",
     "write_record",
 ]

@@ -150,6 +150,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        # Pickle by mask (views travel to worker processes); __setattr__ is closed.
+        return CardSet, (self.mask,)
+
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> CardSet:
         """Read cards separated by spaces or commas, or an iterable of card texts."""

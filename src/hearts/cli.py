@@ -1,4 +1,4 @@
-"""The ``hearts`` command: check and show game records, deal a match, benchmark."""
+"""The ``hearts`` command: game records, deals, bot suggestions and tournaments, benchmark."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from hearts import __version__
+from hearts.arena import DEFAULT_WORKERS, ArenaError, make_entrants, parse_settings, run_arena
 from hearts.bench import report, run_bench
 from hearts.cards import SUIT_MASK, SUIT_SYMBOLS, SUITS, CardSet, card_symbol
 from hearts.match import HandLog, HandResult, Match, Phase
 from hearts.record import RecordError, dumps_record, loads_record
 from hearts.rules import SEAT_NAMES, SEATS, PassDirection
+from hearts.suggest import DEFAULT_LEVEL, DEFAULT_SEED, suggest_in_match
 from hearts.view import split_tricks
 
 MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
@@ -74,6 +76,61 @@ def bench(args: argparse.Namespace) -> int:
     result = run_bench(seconds=args.seconds, hands=args.hands, seed=args.seed)
     print("\n".join(report(result)))
     return EXIT_OK if result.bad_hands == 0 else EXIT_FAILED
+
+
+def suggest(args: argparse.Namespace) -> int:
+    seat = seat_number(args.seat)
+    try:
+        match = load_match(args.file)
+    except UserError as error:
+        raise UserError(f"{args.file}: {error}") from None
+    try:
+        # NothingToDecide, NoSuchSeat and UnknownLevel are ValueErrors with a reason.
+        print(" ".join(suggest_in_match(match, seat, args.level, args.seed)))
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    return EXIT_OK
+
+
+def seat_number(text: str) -> int:
+    """A seat from its number (0-3) or its name (south, west, north, east)."""
+    names = [name.lower() for name in SEAT_NAMES]
+    cleaned = text.strip().lower()
+    if cleaned in names:
+        return names.index(cleaned)
+    if cleaned in ("0", "1", "2", "3"):
+        return int(cleaned)
+    choices = ", ".join(f"{number} {name}" for number, name in enumerate(SEAT_NAMES))
+    raise UserError(f"no seat {text!r} (the seats are {choices})")
+
+
+def arena(args: argparse.Namespace) -> int:
+    levels = [level.strip() for level in args.seats.split(",")]
+    try:
+        entrants = make_entrants(levels, parse_settings(args.settings))
+        result = run_arena(
+            entrants,
+            hands=args.hands,
+            seed=args.seed,
+            matches=args.matches,
+            workers=args.workers,
+            progress=show_progress if sys.stderr.isatty() else None,
+        )
+    except ArenaError as error:
+        raise UserError(str(error)) from None
+    except KeyboardInterrupt:
+        raise UserError("interrupted") from None
+    finally:
+        if sys.stderr.isatty():
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    print("\n".join(result.table()))
+    if args.json:
+        print(result.json_line())
+    return EXIT_OK
+
+
+def show_progress(done: int, asked: int) -> None:
+    print(f"\r{done}/{asked} hands", end="", file=sys.stderr, flush=True)
 
 
 # --- reading a record --------------------------------------------------------
@@ -251,6 +308,71 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     bench_parser.set_defaults(run=bench)
+
+    suggest_parser = commands.add_parser(
+        "suggest",
+        help="ask a bot for a seat's pass or play at the end of a record",
+        description=(
+            "Print what a bot would do for one seat at the end of a game record: three "
+            "cards to pass, one card to play, or add/subtract for a moon under the house "
+            "rule moon: choice. The bot sees only what that seat may see."
+        ),
+    )
+    suggest_parser.add_argument("file", metavar="FILE", help="a hearts-record/1 file")
+    suggest_parser.add_argument("--seat", required=True, help="0-3 or south, west, north, east")
+    suggest_parser.add_argument(
+        "--level", default=DEFAULT_LEVEL, help=f"the bot's level (default {DEFAULT_LEVEL})"
+    )
+    suggest_parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"the bot's random seed (default {DEFAULT_SEED}: the same answer every time)",
+    )
+    suggest_parser.set_defaults(run=suggest)
+
+    arena_parser = commands.add_parser(
+        "arena",
+        help="duplicate-deal tournament between four bots",
+        description=(
+            "Play bots against each other on the same cards, each deal in four seat "
+            "rotations, and print per level: points per hand with a 95% confidence "
+            "interval, match win rate, moons shot and stopped, decision times. "
+            "See docs/strength.md."
+        ),
+    )
+    arena_parser.add_argument(
+        "--seats",
+        required=True,
+        help="four levels, comma-separated, e.g. expert,normal,normal,normal",
+    )
+    arena_parser.add_argument(
+        "--hands", type=int, default=400, help="hands to play in all (default 400)"
+    )
+    arena_parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    arena_parser.add_argument(
+        "--matches",
+        action="store_true",
+        help="play whole matches until at least --hands hands, and count match wins",
+    )
+    arena_parser.add_argument(
+        "--json", action="store_true", help="also print the figures as one JSON line, last"
+    )
+    arena_parser.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"processes to play in (default {DEFAULT_WORKERS}); the result does not depend on it",
+    )
+    arena_parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="LEVEL.NAME=VALUE",
+        help="change a level's setting, e.g. expert.samples=20 (repeatable)",
+    )
+    arena_parser.set_defaults(run=arena)
     return parser
 
 

@@ -94,6 +94,16 @@ class HandState:
         self.forbidden_first = rules.first_trick_forbidden()
         self.breaks_mask = rules.breaks_hearts()
 
+    @classmethod
+    def replayed(
+        cls, rules: Rules, hands: list[int] | tuple[int, ...], plays: list[Card] | tuple[Card, ...]
+    ) -> HandState:
+        """The state after ``plays`` from the holdings ``hands`` (unchecked, like :meth:`play`)."""
+        state = cls(rules, hands)
+        for card in plays:
+            state.play(card)
+        return state
+
     def copy(self) -> HandState:
         other = HandState.__new__(HandState)
         other.rules = self.rules

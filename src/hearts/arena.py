@@ -1,0 +1,540 @@
+"""Duplicate-deal tournaments between bots: who scores fewer points on the same cards.
+
+The luck of the deal dwarfs the difference between two bots, so every deal
+is played four times with the seats rotated: in rotation ``r`` the entrant
+listed ``i``-th sits at seat ``(i + r) % 4``, and each entrant plays each seat
+on the same cards.  A *deal set* is the sequence of hands of one match seed,
+:func:`deal_set_seed` of the arena seed and the deal set's number; hand ``k``
+of it is ``seeded_deal(deal_set_seed(seed, d), k)``, whichever rotation plays it.
+
+Two modes:
+
+- hands (the default): each deal set is a block of :data:`BLOCK` consecutive
+  hands of a match (so the pass directions cycle left, right, across, hold),
+  played in the four rotations; points are counted per hand.  The number of
+  hands asked for is rounded up to a multiple of four.
+- matches: each deal set is a whole match to the target (the match's own
+  end rule), played in the four rotations; deal sets are added until at
+  least the asked number of hands was played, and match wins are counted.
+
+Every decision gets its own generator, seeded from the arena seed, the deal
+set, the rotation, the hand number and the decision's index in the hand, so
+the result never depends on how the work was spread over processes.
+
+The figures per level (all seats of that level pooled):
+
+- ``points_per_hand``: points a seat of the level scored per hand (moons
+  applied), with a 95% confidence interval.  The four rotations of a deal set
+  share their cards, so they are not independent; the deal sets are.  The
+  interval treats each deal set as one sample: the average is a ratio
+  (points over seat-hands), its standard error the cluster-robust one,
+  ``sqrt(D / (D - 1) * sum((y_d - R * n_d)**2)) / sum(n_d)`` over the ``D``
+  deal sets with ``y_d`` points in ``n_d`` seat-hands, which is the usual
+  standard error of the mean of the deal sets' averages when they are all
+  the same length; the multiplier is Student's t with ``D - 1`` degrees of
+  freedom.
+- ``match_win_rate``: matches won by a seat of the level over matches times
+  seats of the level (matches mode only).
+- ``moons_shot``: hands in which a seat of the level shot the moon.
+- ``moons_stopped``: hands in which, after some trick, one seat had won every
+  penalty card played so far and they were worth at least
+  :data:`MOON_THREAT_POINTS` points, and then on a later trick another seat
+  won a penalty card (after which nobody can shoot that hand).  The hand counts
+  for the level of that other seat, the one that won the trick that broke the
+  run, whatever its intention.
+- ``decision_ms_p50`` / ``decision_ms_p95``: the median and 95th percentile of
+  the wall time of ``bot.decide`` (passes, plays and moon choices).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from hearts.match import Match, Phase, TrickWon
+from hearts.record import write_record
+from hearts.rules import SEATS, Rules
+
+if TYPE_CHECKING:
+    from hearts.bots.base import Bot
+
+BLOCK: Final = 4
+"""Hands per deal set in hands mode: one full cycle of pass directions."""
+
+MOON_THREAT_POINTS: Final = 16
+"""A seat holding every penalty card so far, worth at least this much, threatens a moon."""
+
+DEFAULT_WORKERS: Final = 2
+
+
+class ArenaError(ValueError):
+    """A tournament that cannot be run as asked, or a bot that failed in it."""
+
+
+def deal_set_seed(seed: int, deal_set: int) -> int:
+    """The match seed of deal set ``deal_set`` of the arena seeded ``seed``."""
+    digest = hashlib.sha256(f"hearts-arena-deal:{seed}:{deal_set}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def decision_rng(seed: int, deal_set: int, rotation: int, hand: int, index: int) -> random.Random:
+    """The generator for one decision (seeding from a string hashes it with SHA-512)."""
+    return random.Random(f"hearts-arena:{seed}:{deal_set}:{rotation}:{hand}:{index}")
+
+
+# --- one deal set in one rotation --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One deal set in one rotation: the work a process does in one go."""
+
+    seed: int
+    deal_set: int
+    rotation: int
+    entrants: tuple[Bot, Bot, Bot, Bot]
+    hands: int | None
+    """How many hands to play; None for a whole match."""
+    rules: Rules = field(default_factory=Rules)
+    keep_record: bool = False
+
+    def bot_at(self, seat: int) -> Bot:
+        """Entrant ``i`` sits at seat ``(i + rotation) % 4``."""
+        return self.entrants[(seat - self.rotation) % 4]
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    points: tuple[int, int, int, int]
+    """By seat, moon applied."""
+    shooter: int | None
+    stopper: int | None
+    """The seat that broke a moon threat (see the module's docstring)."""
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    deal_set: int
+    rotation: int
+    hands: tuple[HandOutcome, ...]
+    winner: int | None
+    """The seat that won the match, if it ended."""
+    decision_seconds: tuple[tuple[float, ...], ...]
+    """By seat: the time of every decision."""
+    record: dict[str, Any] | None = None
+
+
+def play_unit(unit: Unit) -> UnitResult:
+    """Play one deal set in one rotation (a module-level function: it runs in workers)."""
+    match = Match(unit.rules, seed=deal_set_seed(unit.seed, unit.deal_set))
+    times: list[list[float]] = [[], [], [], []]
+    outcomes: list[HandOutcome] = []
+    while True:
+        outcomes.append(_play_hand(unit, match, times))
+        if match.phase is Phase.MATCH_OVER:
+            break
+        if unit.hands is not None and len(outcomes) >= unit.hands:
+            break
+        match.next_hand()
+    levels = [unit.bot_at(seat).level for seat in SEATS]
+    return UnitResult(
+        deal_set=unit.deal_set,
+        rotation=unit.rotation,
+        hands=tuple(outcomes),
+        winner=match.winner,
+        decision_seconds=tuple(tuple(t) for t in times),
+        record=write_record(match, {"levels": levels}) if unit.keep_record else None,
+    )
+
+
+def _play_hand(unit: Unit, match: Match, times: list[list[float]]) -> HandOutcome:
+    hand = match.hand_number
+    index = 0
+
+    def decide(seat: int) -> tuple[str, tuple[int, ...], str | None]:
+        nonlocal index
+        bot = unit.bot_at(seat)
+        view = match.view(seat)
+        rng = decision_rng(unit.seed, unit.deal_set, unit.rotation, hand, index)
+        index += 1
+        start = time.perf_counter()
+        try:
+            decision = bot.decide(view, rng)
+        except Exception as error:
+            where = f"deal set {unit.deal_set}, rotation {unit.rotation}, hand {hand}, seat {seat}"
+            raise ArenaError(f"{bot.level} bot failed ({where}): {error!r}") from error
+        times[seat].append(time.perf_counter() - start)
+        return decision.kind, decision.cards, decision.moon
+
+    if match.phase is Phase.PASSING:
+        # Every seat chooses before any confirms: nobody even sees who was first.
+        chosen = [decide(seat)[1] for seat in SEATS]
+        for seat in SEATS:
+            match.confirm_pass(seat, chosen[seat])
+
+    tricks: list[tuple[int, int]] = []
+    while match.phase in (Phase.PLAYING, Phase.MOON_CHOICE):
+        turn = match.turn
+        assert turn is not None
+        kind, cards, moon = decide(turn)
+        if kind == "moon":
+            match.choose_moon(turn, "subtract" if moon == "subtract" else "add")
+            continue
+        for event in match.play(cards[0], turn):
+            if isinstance(event, TrickWon):
+                tricks.append((event.seat, sum(1 << card for _, card in event.cards)))
+    result = match.results[-1]
+    return HandOutcome(result.points, result.shooter, moon_stopper(tricks, unit.rules))
+
+
+def moon_stopper(tricks: Iterable[tuple[int, int]], rules: Rules) -> int | None:
+    """The seat that stopped a moon in a hand of tricks ``(winner, cards as a mask)``.
+
+    A moon is threatened once one seat has won every penalty card played so
+    far and they are worth at least :data:`MOON_THREAT_POINTS`; the stopper
+    is the seat that then wins a trick holding a penalty card.  None if no
+    threat was broken.
+    """
+    penalty = rules.penalty_mask
+    taken = [0, 0, 0, 0]
+    for winner, cards in tricks:
+        won = cards & penalty
+        if won:
+            holders = [seat for seat in SEATS if taken[seat]]
+            if len(holders) == 1 and holders[0] != winner:
+                threat = rules.hand_points_of_cards(taken[holders[0]])
+                if threat >= MOON_THREAT_POINTS:
+                    return winner
+            taken[winner] |= won
+    return None
+
+
+# --- the figures ---------------------------------------------------------------
+
+
+_T_975: Final = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+"""Student's t, two-sided 95%, for 1 to 30 degrees of freedom."""
+
+
+def t_975(df: int) -> float:
+    """Student's t quantile 0.975 (a table to 30 degrees of freedom, then Cornish-Fisher)."""
+    if df < 1:
+        raise ValueError("at least one degree of freedom")
+    if df <= len(_T_975):
+        return _T_975[df - 1]
+    z = 1.959963984540054
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def ratio_ci95(clusters: Sequence[tuple[float, int]]) -> tuple[float, tuple[float, float] | None]:
+    """The average over clusters ``(total, count)`` and its 95% interval (None with one cluster).
+
+    >>> mean, (low, high) = ratio_ci95([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)])
+    >>> mean, round(low, 4), round(high, 4)
+    (3.0, 1.0371, 4.9629)
+    """
+    clusters = [(y, n) for y, n in clusters if n > 0]
+    if not clusters:
+        raise ValueError("no samples")
+    total = sum(y for y, _ in clusters)
+    count = sum(n for _, n in clusters)
+    ratio = total / count
+    d = len(clusters)
+    if d < 2:
+        return ratio, None
+    spread = sum((y - ratio * n) ** 2 for y, n in clusters)
+    error = math.sqrt(d / (d - 1) * spread) / count
+    half = t_975(d - 1) * error
+    return ratio, (ratio - half, ratio + half)
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Linear interpolation between the closest ranks (``fraction`` 0.5 is the median)."""
+    if not values:
+        raise ValueError("no values")
+    ordered = sorted(values)
+    position = fraction * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+@dataclass(frozen=True)
+class LevelReport:
+    """The figures of one level (see the module's docstring)."""
+
+    seats: int
+    hands: int
+    """Hands played by seats of this level: a hand counts once per seat."""
+    points_per_hand: float
+    ci95: tuple[float, float] | None
+    match_win_rate: float | None
+    decision_ms_p50: float
+    decision_ms_p95: float
+    moons_shot: int
+    moons_stopped: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "points_per_hand": round(self.points_per_hand, 4),
+            "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
+            "match_win_rate": (
+                None if self.match_win_rate is None else round(self.match_win_rate, 4)
+            ),
+            "decision_ms_p50": round(self.decision_ms_p50, 3),
+            "decision_ms_p95": round(self.decision_ms_p95, 3),
+            "moons_shot": self.moons_shot,
+            "moons_stopped": self.moons_stopped,
+            "seats": self.seats,
+            "hands": self.hands,
+        }
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    seed: int
+    seats: tuple[str, str, str, str]
+    """The level of each entrant, in the order given."""
+    levels: dict[str, LevelReport]
+    hands: int
+    """Hands played in all, every rotation counted."""
+    matches: int
+    """Matches played in all (0 in hands mode)."""
+    deal_sets: int
+    records: tuple[dict[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "levels": {level: report.to_json() for level, report in self.levels.items()},
+            "hands": self.hands,
+            "matches": self.matches,
+            "seed": self.seed,
+            "seats": list(self.seats),
+        }
+
+    def json_line(self) -> str:
+        return json.dumps(self.to_json())
+
+    def table(self) -> list[str]:
+        """The figures as a text table."""
+        mode = f"{self.matches} matches, " if self.matches else ""
+        lines = [
+            f"seats {','.join(self.seats)}, seed {self.seed}: {mode}{self.hands} hands "
+            f"({self.deal_sets} deal sets x 4 rotations)",
+            f"{'level':<10}{'seats':>6}{'hands':>8}{'pts/hand':>10}  {'95% CI':<17}"
+            f"{'win rate':>9}{'moons':>7}{'stopped':>9}{'p50 ms':>9}{'p95 ms':>9}",
+        ]
+        for level, r in self.levels.items():
+            ci = "n/a" if r.ci95 is None else f"[{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]"
+            win = "-" if r.match_win_rate is None else f"{r.match_win_rate:.1%}"
+            lines.append(
+                f"{level:<10}{r.seats:>6}{r.hands:>8}{r.points_per_hand:>10.3f}  {ci:<17}"
+                f"{win:>9}{r.moons_shot:>7}{r.moons_stopped:>9}"
+                f"{r.decision_ms_p50:>9.3f}{r.decision_ms_p95:>9.3f}"
+            )
+        return lines
+
+
+@dataclass
+class _Tally:
+    """What one level collects while results come in."""
+
+    seats: int
+    hands: int = 0
+    wins: int = 0
+    moons_shot: int = 0
+    moons_stopped: int = 0
+    per_deal_set: dict[int, list[int]] = field(default_factory=dict)
+    """deal set -> [points, seat-hands]"""
+    seconds: list[float] = field(default_factory=list)
+
+    def report(self, matches: int | None) -> LevelReport:
+        average, ci = ratio_ci95([(y, n) for y, n in self.per_deal_set.values()])
+        ms = [s * 1000 for s in self.seconds] or [0.0]
+        return LevelReport(
+            seats=self.seats,
+            hands=self.hands,
+            points_per_hand=average,
+            ci95=ci,
+            match_win_rate=None if matches is None else self.wins / (matches * self.seats),
+            decision_ms_p50=percentile(ms, 0.5),
+            decision_ms_p95=percentile(ms, 0.95),
+            moons_shot=self.moons_shot,
+            moons_stopped=self.moons_stopped,
+        )
+
+
+def _count(tallies: dict[str, _Tally], unit: Unit, result: UnitResult) -> None:
+    for seat in SEATS:
+        tally = tallies[unit.bot_at(seat).level]
+        sums = tally.per_deal_set.setdefault(result.deal_set, [0, 0])
+        for outcome in result.hands:
+            tally.hands += 1
+            sums[0] += outcome.points[seat]
+            sums[1] += 1
+            tally.moons_shot += outcome.shooter == seat
+            tally.moons_stopped += outcome.stopper == seat
+        tally.wins += result.winner == seat
+        tally.seconds.extend(result.decision_seconds[seat])
+
+
+# --- running a tournament ----------------------------------------------------------
+
+
+def run_arena(
+    entrants: Sequence[Bot],
+    hands: int,
+    seed: int,
+    matches: bool = False,
+    workers: int = DEFAULT_WORKERS,
+    rules: Rules | None = None,
+    keep_records: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play a duplicate tournament between four bots (see the module's docstring).
+
+    The figures are pooled by ``bot.level``: entrants of one level should
+    share their settings.  ``progress(hands_done, hands_asked)`` is called
+    after each deal set.
+    """
+    if len(entrants) != 4:
+        raise ArenaError("an arena seats exactly four bots")
+    if hands < 1:
+        raise ArenaError("play at least one hand")
+    if workers < 1:
+        raise ArenaError("use at least one worker")
+    four = (entrants[0], entrants[1], entrants[2], entrants[3])
+    rules = rules if rules is not None else Rules()
+
+    def units_of(deal_set: int, count: int | None) -> list[Unit]:
+        return [Unit(seed, deal_set, r, four, count, rules, keep_records) for r in range(4)]
+
+    units: Iterator[Unit]
+    if matches:
+        units = (unit for d in _naturals() for unit in units_of(d, None))
+    else:
+        per_rotation = math.ceil(hands / 4)
+        blocks = [min(BLOCK, per_rotation - start) for start in range(0, per_rotation, BLOCK)]
+        units = (unit for d, count in enumerate(blocks) for unit in units_of(d, count))
+
+    levels = [bot.level for bot in four]
+    tallies = {level: _Tally(seats=levels.count(level)) for level in dict.fromkeys(levels)}
+    records: list[dict[str, Any]] = []
+    played = deal_sets = rotations_done = 0
+    results = _results_in_order(units, workers)
+    try:
+        for unit, result in results:
+            _count(tallies, unit, result)
+            played += len(result.hands)
+            if result.record is not None:
+                records.append(result.record)
+            rotations_done += 1
+            if rotations_done % 4 == 0:
+                deal_sets += 1
+                if progress is not None:
+                    progress(played, hands)
+                if matches and played >= hands:
+                    break
+    finally:
+        results.close()
+    match_count = deal_sets * 4 if matches else None
+    return ArenaResult(
+        seed=seed,
+        seats=(levels[0], levels[1], levels[2], levels[3]),
+        levels={level: tally.report(match_count) for level, tally in tallies.items()},
+        hands=played,
+        matches=match_count or 0,
+        deal_sets=deal_sets,
+        records=tuple(records),
+    )
+
+
+def _naturals() -> Iterator[int]:
+    n = 0
+    while True:
+        yield n
+        n += 1
+
+
+def _results_in_order(
+    units: Iterable[Unit], workers: int
+) -> Generator[tuple[Unit, UnitResult], None, None]:
+    """Play the units, in this process or in ``workers`` processes; results in unit order.
+
+    Only a window of units is submitted ahead of the one awaited, so an
+    endless stream of units (matches mode) is fine: closing the generator
+    cancels what has not started.
+    """
+    if workers == 1:
+        for unit in units:
+            yield unit, play_unit(unit)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[tuple[Unit, Future[UnitResult]]] = deque()
+        try:
+            for unit in units:
+                pending.append((unit, pool.submit(play_unit, unit)))
+                if len(pending) >= 4 * workers:
+                    first, future = pending.popleft()
+                    yield first, future.result()
+            while pending:
+                first, future = pending.popleft()
+                yield first, future.result()
+        finally:
+            for _, future in pending:
+                future.cancel()
+
+
+# --- bots by level, with settings ----------------------------------------------------
+
+
+def parse_settings(items: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``["expert.samples=20"]`` -> ``{"expert": {"samples": 20}}``; values are JSON or text."""
+    settings: dict[str, dict[str, Any]] = {}
+    for item in items:
+        name, equals, text = item.partition("=")
+        level, dot, key = name.strip().partition(".")
+        if not equals or not dot or not level or not key.isidentifier():
+            raise ArenaError(f"a setting is written LEVEL.NAME=VALUE, not {item!r}")
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = text
+        settings.setdefault(level, {})[key] = value
+    return settings
+
+
+def make_entrants(
+    levels: Sequence[str], settings: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[Bot]:
+    """One bot per level name, each level with its settings (one bot object per level)."""
+    from hearts.bots import LEVELS, make_bot
+
+    settings = settings or {}
+    if len(levels) != 4:
+        raise ArenaError(f"name four seats, not {len(levels)}")
+    for level in [*levels, *settings]:
+        if level not in LEVELS:
+            raise ArenaError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+    for level in settings:
+        if level not in levels:
+            raise ArenaError(f"settings for {level}, which no seat plays")
+    bots: dict[str, Bot] = {}
+    for level in dict.fromkeys(levels):
+        try:
+            bots[level] = make_bot(level, **settings.get(level, {}))
+        except (TypeError, ValueError) as error:
+            raise ArenaError(f"{level}: {error}") from None
+    return [bots[level] for level in levels]

@@ -1,0 +1,228 @@
+"""A fast rule-based policy on bitmasks: the playout policy of the Expert's search.
+
+The Expert evaluates each candidate card by finishing sampled deals with
+this policy for all four seats, so it must be cheap (a few microseconds a
+card) and reasonable: duck under the winning card, take a clean trick last,
+never keep the queen of spades when it can be dropped, lead low, keep out of
+spades while holding the queen.  A seat may also play in *shoot* mode
+(taking every trick it can), which is how the search finds a moon.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hearts.cards import (
+    ACE_OF_SPADES,
+    HEARTS_MASK,
+    KING_OF_SPADES,
+    QUEEN_OF_SPADES,
+    SPADES,
+    SUIT_MASK,
+    TWO_OF_CLUBS,
+)
+from hearts.hand import TWO_OF_CLUBS_BIT, HandState
+
+QS_BIT: Final = 1 << QUEEN_OF_SPADES
+HIGH_SPADES: Final = (1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES)
+SPADES_MASK: Final = SUIT_MASK[SPADES]
+_SUITS: Final = tuple(enumerate(SUIT_MASK))
+
+AVOID: Final = 0
+SHOOT: Final = 1
+
+
+def highest_rank(mask: int) -> int:
+    """The card of highest rank in a non-empty mask (ties: the later suit)."""
+    best = -1
+    best_rank = -1
+    for _, suit_mask in _SUITS:
+        cards = mask & suit_mask
+        if cards:
+            card = cards.bit_length() - 1
+            if card % 13 >= best_rank:
+                best, best_rank = card, card % 13
+    return best
+
+
+def lowest_rank(mask: int) -> int:
+    """The card of lowest rank in a non-empty mask (ties: the earlier suit)."""
+    best = -1
+    best_rank = 13
+    for _, suit_mask in _SUITS:
+        cards = mask & suit_mask
+        if cards:
+            card = (cards & -cards).bit_length() - 1
+            if card % 13 < best_rank:
+                best, best_rank = card, card % 13
+    return best
+
+
+def moon_threat(state: HandState) -> int:
+    """The seat that has won every penalty card so far, 10 points' worth or more; else -1."""
+    penalty = state.forbidden_first  # the penalty cards of the rules in force
+    taken = state.taken
+    holder = -1
+    for seat in (0, 1, 2, 3):
+        if taken[seat] & penalty:
+            if holder >= 0:
+                return -1
+            holder = seat
+    if holder < 0:
+        return -1
+    won = taken[holder] & penalty
+    points = (won & HEARTS_MASK).bit_count() + (13 if won & QS_BIT else 0)
+    return holder if points >= 10 else -1
+
+
+def choose(state: HandState, legal: int, mode: int, threat: int = -1) -> int:
+    """The policy's card for the seat to play, from the non-empty mask ``legal``.
+
+    ``threat`` is the seat that may be shooting the moon (see
+    :func:`moon_threat`), or -1; the others then try to take a point from it.
+    """
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    if mode == SHOOT:
+        return _shoot(state, legal)
+    led = state.led_mask
+    if not led:
+        return _lead(state, legal, state.hands[state.turn])
+    follow = legal & led
+    if threat >= 0 and threat != state.turn:
+        return _stop_moon(state, legal, follow, threat)
+    if follow:
+        return _follow(state, follow, led)
+    return _discard(state, legal)
+
+
+def _stop_moon(state: HandState, legal: int, follow: int, threat: int) -> int:
+    """Take a trick with a point in it from the shooter, or give a point to someone else."""
+    winning = state.best_seat
+    if follow:
+        if winning == threat and follow >> (state.best_card + 1):
+            # Beat the shooter's card and keep whatever points fall on the trick.
+            return follow.bit_length() - 1
+        return _follow(state, follow, state.led_mask)
+    if winning != threat:
+        points = legal & (HEARTS_MASK | QS_BIT)
+        if points:
+            # A point on someone else's trick ends the moon.
+            return QUEEN_OF_SPADES if points & QS_BIT else points.bit_length() - 1
+    non_points = legal & ~HEARTS_MASK & ~QS_BIT
+    return highest_rank(non_points or legal)
+
+
+def _lead(state: HandState, legal: int, hand: int) -> int:
+    if legal & TWO_OF_CLUBS_BIT:
+        return TWO_OF_CLUBS
+    queen_out = not state.played_mask & QS_BIT
+    if hand & QS_BIT or (queen_out and hand & HIGH_SPADES):
+        # Leading spades would only walk the queen (or into it).
+        safer = legal & ~SPADES_MASK
+        if safer:
+            legal = safer
+    elif queen_out and legal & SPADES_MASK and not hand & HIGH_SPADES:
+        # Low spades flush the queen out while others must follow.
+        spades = legal & SPADES_MASK
+        return (spades & -spades).bit_length() - 1
+    non_hearts = legal & ~HEARTS_MASK
+    return lowest_rank(non_hearts or legal)
+
+
+def _follow(state: HandState, follow: int, led: int) -> int:
+    best = state.best_card
+    below = follow & ((1 << best) - 1)
+    if led == SPADES_MASK:
+        if follow & QS_BIT and best > QUEEN_OF_SPADES:
+            return QUEEN_OF_SPADES  # the ace or king is already winning: give them the queen
+        if below:
+            return below.bit_length() - 1
+        no_queen = follow & ~QS_BIT
+        if state.trick_count == 3 and not state.trick_mask & QS_BIT and no_queen:
+            return no_queen.bit_length() - 1
+        if no_queen:
+            # Must go over: the lowest winner keeps the high spades for later.
+            return (no_queen & -no_queen).bit_length() - 1
+        return QUEEN_OF_SPADES
+    if below:
+        return below.bit_length() - 1
+    if state.trick_count == 3 or led != SUIT_MASK[3]:
+        # Winning anyway: win with the highest and keep the low cards to duck later.
+        return follow.bit_length() - 1
+    return (follow & -follow).bit_length() - 1
+
+
+def _discard(state: HandState, legal: int) -> int:
+    if legal & QS_BIT:
+        return QUEEN_OF_SPADES
+    if not state.played_mask & QS_BIT and legal & HIGH_SPADES:
+        return (legal & HIGH_SPADES).bit_length() - 1
+    hearts = legal & HEARTS_MASK
+    if hearts:
+        return hearts.bit_length() - 1
+    return highest_rank(legal)
+
+
+def _shoot(state: HandState, legal: int) -> int:
+    led = state.led_mask
+    if not led:
+        # Lead the strongest card; hearts last, once the rest are won.
+        non_hearts = legal & ~HEARTS_MASK
+        return highest_rank(non_hearts or legal)
+    follow = legal & led
+    if follow:
+        return follow.bit_length() - 1
+    # Keep every point card and every winner: throw the lowest non-heart.
+    non_points = legal & ~HEARTS_MASK & ~QS_BIT
+    return lowest_rank(non_points or legal)
+
+
+def playout(state: HandState, modes: tuple[int, int, int, int]) -> None:
+    """Finish the hand with the policy, each seat in its own mode."""
+    threat = moon_threat(state)
+    while state.tricks_played < 13:
+        if state.play(choose(state, state.legal_mask(), modes[state.turn], threat)) >= 0:
+            threat = moon_threat(state)
+
+
+def pass_dangers(hand: int) -> list[tuple[int, int]]:
+    """(danger, card) for every card of ``hand``, most dangerous to keep first.
+
+    The queen of spades unless well guarded by four other spades; the ace and
+    king of spades without the queen and with few spades to protect them; high
+    hearts; high cards of short side suits (passing them makes a void).
+    """
+    spades = hand & SPADES_MASK
+    guards = (spades & ~QS_BIT & ~HIGH_SPADES).bit_count()
+    dangers = []
+    for suit, suit_mask in _SUITS:
+        cards = hand & suit_mask
+        length = cards.bit_count()
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            card = low.bit_length() - 1
+            rank = card % 13
+            if card == QUEEN_OF_SPADES:
+                danger = 20 if guards >= 4 else 100
+            elif low & HIGH_SPADES:
+                guarded = guards >= 4 or (hand & QS_BIT and guards >= 3)
+                danger = 25 if guarded else 80 + rank
+            elif suit == SPADES:
+                danger = rank  # low spades guard the queen: keep them
+            elif suit == 3:
+                danger = 10 + 4 * rank if rank >= 8 else rank
+            else:
+                danger = 3 * rank + (12 * (4 - length) if length <= 3 else 0)
+            dangers.append((danger, card))
+    dangers.sort(reverse=True)
+    return dangers
+
+
+def heuristic_pass(hand: int) -> int:
+    """The three most dangerous cards of ``hand``, as a mask."""
+    mask = 0
+    for _, card in pass_dangers(hand)[:3]:
+        mask |= 1 << card
+    return mask

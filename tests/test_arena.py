@@ -1,0 +1,352 @@
+"""Duplicate-deal tournaments: complete legal hands, rotations, reproducible figures."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+from hearts.arena import (
+    MOON_THREAT_POINTS,
+    ArenaError,
+    ArenaResult,
+    Unit,
+    deal_set_seed,
+    decision_rng,
+    make_entrants,
+    moon_stopper,
+    parse_settings,
+    percentile,
+    play_unit,
+    ratio_ci95,
+    run_arena,
+    t_975,
+)
+from hearts.bots.base import Bot
+from hearts.bots.easy import EasyBot
+from hearts.cards import Card
+from hearts.cli import main
+from hearts.deal import seeded_deal
+from hearts.match import Phase
+from hearts.record import read_record
+from hearts.rules import Rules
+from hearts.view import SeatView
+from helpers import mask
+
+
+@dataclass(frozen=True)
+class LowestBot(Bot):
+    """A test bot: passes its three highest cards, plays its lowest legal card."""
+
+    @property
+    def level(self) -> str:
+        return "lowest"
+
+    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
+        return list(view.hand)[-3:]
+
+    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        return min(view.legal)
+
+
+@dataclass(frozen=True)
+class PickyBot(Bot):
+    """A test bot that uses its generator for every choice."""
+
+    @property
+    def level(self) -> str:
+        return "picky"
+
+    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
+        return rng.sample(list(view.hand), 3)
+
+    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        return rng.choice(list(view.legal))
+
+
+@dataclass(frozen=True)
+class BrokenBot(LowestBot):
+    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        if len(view.hand) < 10:
+            raise RuntimeError("out of ideas")
+        return min(view.legal)
+
+
+ENTRANTS: list[Bot] = [LowestBot(), PickyBot(), PickyBot(), PickyBot()]
+
+
+def figures(result: ArenaResult) -> dict[str, Any]:
+    """The JSON figures without the decision times, which depend on the machine."""
+    data = result.to_json()
+    for level in data["levels"].values():
+        del level["decision_ms_p50"], level["decision_ms_p95"]
+    return data
+
+
+# --- the hands played -------------------------------------------------------------
+
+
+def test_every_hand_is_complete_legal_and_dealt_alike_in_all_rotations() -> None:
+    result = run_arena(ENTRANTS, hands=32, seed=5, workers=1, keep_records=True)
+    assert result.hands == 32 and result.deal_sets == 2 and result.matches == 0
+    assert len(result.records) == 8  # 2 deal sets x 4 rotations
+    for index, record in enumerate(result.records):
+        deal_set, rotation = divmod(index, 4)
+        match = read_record(record)  # replays every pass and play through the rules
+        assert match.hand_number == 4 and match.phase is Phase.HAND_OVER
+        assert len(match.results) == 4
+        assert all(len(log.plays) == 52 for log in match.hand_logs)
+        # Entrant i sits at seat (i + rotation) % 4.
+        levels = record["meta"]["levels"]
+        assert levels.index("lowest") == rotation
+        for hand, log in enumerate(match.hand_logs, start=1):
+            assert log.deal == seeded_deal(deal_set_seed(5, deal_set), hand)
+
+
+def test_each_entrant_plays_each_seat_on_the_same_cards() -> None:
+    entrants = [LowestBot(), PickyBot(), PickyBot(), PickyBot()]
+    units = [
+        Unit(1, 0, r, (entrants[0], entrants[1], entrants[2], entrants[3]), 1) for r in (0, 1, 2, 3)
+    ]
+    assert [unit.bot_at(r).level for r, unit in enumerate(units)] == ["lowest"] * 4
+    records = [play_unit(replace(unit, keep_record=True)).record for unit in units]
+    deals = {json.dumps(record["hands"][0]["deal"]) for record in records if record}
+    assert len(deals) == 1
+
+
+def test_points_add_up() -> None:
+    result = run_arena(ENTRANTS, hands=48, seed=2, workers=1)
+    levels = result.levels
+    total = sum(r.points_per_hand * r.hands for r in levels.values())
+    moons = sum(r.moons_shot for r in levels.values())
+    assert total == pytest.approx(26 * result.hands + 52 * moons)
+    assert levels["lowest"].seats == 1 and levels["lowest"].hands == 48
+    assert levels["picky"].seats == 3 and levels["picky"].hands == 144
+    assert result.seats == ("lowest", "picky", "picky", "picky")
+
+
+def test_house_rules_and_a_moon_to_choose() -> None:
+    rules = Rules(moon="choice", jack_of_diamonds=True)
+    result = run_arena(
+        [PickyBot()] * 4, hands=16, seed=1, workers=1, rules=rules, keep_records=True
+    )
+    choices = [
+        hand["moon_choice"] for r in result.records for hand in r["hands"] if "moon_choice" in hand
+    ]
+    assert choices  # this seed has moons; the shooter chose how they score
+    assert result.levels["picky"].moons_shot == len(choices)
+    for record in result.records:
+        assert record["rules"] == {"jack_of_diamonds": True, "moon": "choice"}
+        read_record(record)
+
+
+def test_hands_are_rounded_up_to_a_multiple_of_four() -> None:
+    result = run_arena(ENTRANTS, hands=21, seed=3, workers=1, keep_records=True)
+    assert result.hands == 24 and result.deal_sets == 2
+    assert [len(r["hands"]) for r in result.records] == [4] * 4 + [2] * 4
+
+
+def test_matches_mode_plays_whole_matches_and_counts_wins() -> None:
+    result = run_arena(ENTRANTS, hands=20, seed=4, matches=True, workers=1, keep_records=True)
+    assert result.matches == 4 * result.deal_sets >= 4
+    assert result.hands >= 20
+    for record in result.records:
+        assert read_record(record).phase is Phase.MATCH_OVER
+    wins = sum(r.match_win_rate * r.seats * result.matches for r in result.levels.values())
+    assert wins == pytest.approx(result.matches)
+    # Only as many deal sets as needed: one fewer would not have reached the hands asked.
+    last = sum(len(r["hands"]) for r in result.records[-4:])
+    assert result.hands - last < 20
+
+
+def test_hands_mode_has_no_win_rate() -> None:
+    result = run_arena(ENTRANTS, hands=4, seed=1, workers=1)
+    assert all(r.match_win_rate is None for r in result.levels.values())
+    assert all(r.ci95 is None for r in result.levels.values())  # one deal set
+
+
+# --- reproducible -----------------------------------------------------------------------
+
+
+def test_the_same_seed_gives_the_same_result() -> None:
+    first = run_arena(ENTRANTS, hands=32, seed=9, workers=1)
+    again = run_arena(ENTRANTS, hands=32, seed=9, workers=1)
+    other = run_arena(ENTRANTS, hands=32, seed=10, workers=1)
+    assert figures(first) == figures(again)
+    assert figures(first) != figures(other)
+
+
+def test_two_workers_give_the_same_result_as_one() -> None:
+    entrants = make_entrants(["random", "beginner", "random", "easy"])
+    for matches in (False, True):
+        one = run_arena(entrants, hands=40, seed=7, matches=matches, workers=1)
+        two = run_arena(entrants, hands=40, seed=7, matches=matches, workers=2)
+        assert figures(one) == figures(two)
+        assert one.deal_sets == two.deal_sets
+
+
+def test_each_decision_has_its_own_generator() -> None:
+    a = decision_rng(1, 2, 3, 4, 5).random()
+    assert decision_rng(1, 2, 3, 4, 5).random() == a
+    others = [(0, 2, 3, 4, 5), (1, 0, 3, 4, 5), (1, 2, 0, 4, 5), (1, 2, 3, 0, 5), (1, 2, 3, 4, 0)]
+    assert all(decision_rng(*key).random() != a for key in others)
+    assert deal_set_seed(1, 0) != deal_set_seed(1, 1) != deal_set_seed(2, 1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failing_bot_is_named_with_the_position(workers: int) -> None:
+    with pytest.raises(ArenaError, match=r"lowest bot failed \(deal set 0, rotation 0, hand 1"):
+        run_arena([BrokenBot(), *ENTRANTS[1:]], hands=4, seed=1, workers=workers)
+
+
+# --- the figures ---------------------------------------------------------------------------
+
+
+def test_confidence_interval_of_equal_deal_sets_is_the_t_interval_of_their_means() -> None:
+    mean, ci = ratio_ci95([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)])
+    assert mean == 3.0
+    # sd 1.5811, standard error 0.7071, t(4) = 2.776
+    assert ci == pytest.approx((3 - 2.776 * 0.70711, 3 + 2.776 * 0.70711), abs=1e-4)
+    # Totals over counts: the same means in clusters of 4 give the same interval.
+    assert ratio_ci95([(4 * x, 4) for x in (1, 2, 3, 4, 5)]) == (mean, ci)
+
+
+def test_confidence_interval_of_unequal_deal_sets() -> None:
+    clusters = [(10.0, 4), (30.0, 8), (2.0, 2)]
+    ratio, ci = ratio_ci95(clusters)
+    assert ratio == 3.0
+    spread = (10 - 12) ** 2 + (30 - 24) ** 2 + (2 - 6) ** 2
+    error = (3 / 2 * spread) ** 0.5 / 14
+    assert ci == pytest.approx((3 - 4.303 * error, 3 + 4.303 * error))
+
+
+def test_confidence_interval_edge_cases() -> None:
+    assert ratio_ci95([(7, 2)]) == (3.5, None)
+    assert ratio_ci95([(7, 2), (9, 0)]) == (3.5, None)  # an empty cluster is no sample
+    with pytest.raises(ValueError):
+        ratio_ci95([])
+
+
+def test_t_quantiles() -> None:
+    assert t_975(1) == 12.706
+    assert t_975(30) == 2.042
+    assert t_975(31) == pytest.approx(2.0395, abs=1e-3)
+    assert t_975(120) == pytest.approx(1.9799, abs=1e-3)
+    assert t_975(10**9) == pytest.approx(1.96, abs=1e-3)
+    with pytest.raises(ValueError):
+        t_975(0)
+
+
+def test_percentile() -> None:
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert percentile([1.0, 2.0], 0.5) == 1.5
+    assert percentile(list(map(float, range(101))), 0.95) == 95.0
+    assert percentile([4.0], 0.95) == 4.0
+
+
+def test_moon_stopped_needs_a_threat_of_sixteen_points() -> None:
+    rules = Rules()
+    queen_and_hearts = mask("QS 2H 3H")  # 15 points
+    assert MOON_THREAT_POINTS == 16
+    # North holds 16 points, all the penalty so far; West then wins a heart.
+    assert moon_stopper([(2, queen_and_hearts | mask("4H")), (1, mask("5H"))], rules) == 1
+    # 15 points are no threat yet.
+    assert moon_stopper([(2, queen_and_hearts), (1, mask("5H"))], rules) is None
+    # Tricks without penalty cards break nothing; the threat taking more goes on.
+    tricks = [(2, queen_and_hearts | mask("4H")), (3, mask("2C 3C 4C 5C")), (2, mask("6H"))]
+    assert moon_stopper(tricks, rules) is None
+    assert moon_stopper([*tricks, (0, mask("7H"))], rules) == 0
+    # Points split from the start: no threat.
+    assert moon_stopper([(2, mask("QS")), (1, mask("2H")), (2, mask("3H 4H 5H"))], rules) is None
+
+
+# --- settings and levels ----------------------------------------------------------------
+
+
+def test_settings() -> None:
+    assert parse_settings(["expert.samples=20", "easy.high_follow=0.5", "expert.name=x"]) == {
+        "expert": {"samples": 20, "name": "x"},
+        "easy": {"high_follow": 0.5},
+    }
+    for bad in ("samples=20", "expert.samples", "expert.=3", ".x=1"):
+        with pytest.raises(ArenaError):
+            parse_settings([bad])
+
+
+def test_entrants_by_level() -> None:
+    bots = make_entrants(["easy", "random", "easy", "beginner"], {"easy": {"high_follow": 0.1}})
+    assert [bot.level for bot in bots] == ["easy", "random", "easy", "beginner"]
+    assert isinstance(bots[0], EasyBot) and bots[0].high_follow == 0.1
+    assert bots[0] is bots[2]
+    with pytest.raises(ArenaError, match="unknown level 'master'"):
+        make_entrants(["master", "easy", "easy", "easy"])
+    with pytest.raises(ArenaError, match="four seats"):
+        make_entrants(["easy", "easy", "easy"])
+    with pytest.raises(ArenaError, match="no seat plays"):
+        make_entrants(["easy"] * 4, {"normal": {}})
+    with pytest.raises(ArenaError, match="easy"):
+        make_entrants(["easy"] * 4, {"easy": {"no_such_setting": 1}})
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--seats", "beginner,random,random,random", "--hands", "32", "--seed", "3"]
+    assert main([*argv, "--json", "--workers", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    data = json.loads(lines[-1])
+    assert set(data) == {"levels", "hands", "matches", "seed", "seats"}
+    assert data["hands"] == 32 and data["matches"] == 0 and data["seed"] == 3
+    assert data["seats"] == ["beginner", "random", "random", "random"]
+    assert list(data["levels"]) == ["beginner", "random"]
+    keys = {
+        "points_per_hand", "ci95", "match_win_rate", "decision_ms_p50", "decision_ms_p95",
+        "moons_shot", "moons_stopped", "seats", "hands",
+    }  # fmt: skip
+    for level in data["levels"].values():
+        assert set(level) == keys
+        low, high = level["ci95"]
+        assert low <= level["points_per_hand"] <= high
+        assert level["match_win_rate"] is None
+        assert 0 <= level["decision_ms_p50"] <= level["decision_ms_p95"]
+    assert data["levels"]["random"]["seats"] == 3 and data["levels"]["random"]["hands"] == 96
+    assert any(line.startswith("beginner") for line in lines[:-1])  # the table comes first
+
+    assert main([*argv, "--matches", "--json", "--workers", "2"]) == 0
+    data = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert data["matches"] > 0 and data["hands"] >= 32
+    assert sum(lvl["match_win_rate"] * lvl["seats"] for lvl in data["levels"].values()) == (
+        pytest.approx(1.0, abs=1e-3)
+    )
+
+
+def test_arena_command_table(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "8", "--workers", "1"]
+    assert main([*argv, "--set", "easy.high_follow=1.0"]) == 0
+    out = capsys.readouterr().out
+    assert "8 hands (1 deal sets x 4 rotations)" in out
+    assert "{" not in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "easy,easy,easy"], "four seats"),
+        (["--seats", "easy,easy,easy,master"], "unknown level 'master'"),
+        (["--seats", "easy,easy,easy,easy", "--hands", "0"], "at least one hand"),
+        (["--seats", "easy,easy,easy,easy", "--workers", "0"], "at least one worker"),
+        (["--seats", "easy,easy,easy,easy", "--set", "easy.nothing=1"], "easy"),
+        (["--seats", "easy,easy,easy,easy", "--set", "samples"], "LEVEL.NAME=VALUE"),
+    ],
+)
+def test_arena_command_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["arena", *args]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and message in captured.err
