@@ -70,7 +70,7 @@ class EasyBot(Bot):
     """Chance of following suit with the highest card instead of a random one."""
     high_discard: float = 0.3
     """Chance of discarding the highest-ranked card (of any suit) when void."""
-    careful_pass: float = 0.25
+    careful_pass: float = 0.15
     """Chance of passing the three highest cards instead of three random ones."""
 
     @property

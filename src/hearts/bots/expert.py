@@ -43,15 +43,17 @@ from hearts.view import SeatView
 WIN_COST = -60.0
 LOSS_COST = 60.0
 """A finish that ends the match counts far beyond any hand's points."""
+TIE_MARGIN = 0.05
+"""A card must beat the policy's choice by this much (in points) to replace it."""
 
 
 @dataclass(frozen=True)
 class ExpertBot(Bot):
     """Search-based player; its budget is a number of sampled deals (or a time limit)."""
 
-    samples: int = 40
+    samples: int = 100
     """Deals sampled per play decision."""
-    pass_samples: int = 24
+    pass_samples: int = 40
     """Deals sampled per candidate pass."""
     time_limit: float | None = None
     """If set, stop sampling once this many seconds have passed (results then depend on speed)."""
@@ -97,6 +99,14 @@ class ExpertBot(Bot):
         my_modes = [policy.AVOID]
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
+        # The policy's own card goes first and keeps its place unless another
+        # card is clearly better: many cards tie in the playouts (the policy
+        # would shed the queen later anyway), and the rule of thumb is the
+        # safer of equals.
+        preferred = policy.choose(
+            template, view.legal.mask, policy.AVOID, policy.moon_threat(template)
+        )
+        legal.sort(key=lambda card: card != preferred)
         best_card, best_cost = legal[0], math.inf
         total_weight = sum(weights)
         for card in legal:
@@ -111,7 +121,7 @@ class ExpertBot(Bot):
                     policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
                     cost += weight * scorer.cost(state.taken)
                 card_cost = min(card_cost, cost / total_weight)
-            if card_cost < best_cost - 1e-9:
+            if card_cost < best_cost - TIE_MARGIN:
                 best_card, best_cost = card, card_cost
         return best_card
 

@@ -52,7 +52,7 @@ def above(card: Card) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Situation:
     """What one decision needs from a view, worked out once."""
 
     seat: int
@@ -77,7 +77,7 @@ class Table:
     """An opponent who has taken every point so far, and enough of them to be shooting."""
 
     @classmethod
-    def of(cls, view: SeatView, moon_alarm: int) -> Table:
+    def of(cls, view: SeatView, moon_alarm: int) -> Situation:
         seat = view.seat
         hand = view.hand.mask
         played = 0
@@ -187,14 +187,14 @@ class NormalBot(Bot):
     # --- the play -------------------------------------------------------------
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
-        table = Table.of(view, self.moon_alarm)
-        if table.led is None:
-            return self._lead(table)
-        if table.legal & SUIT_MASK[table.led]:
-            return self._follow(table)
-        return self._discard(table)
+        situation = Situation.of(view, self.moon_alarm)
+        if situation.led is None:
+            return self._lead(situation)
+        if situation.legal & SUIT_MASK[situation.led]:
+            return self._follow(situation)
+        return self._discard(situation)
 
-    def _lead(self, t: Table) -> Card:
+    def _lead(self, t: Situation) -> Card:
         legal = t.legal
         if t.threat is not None and legal & HEARTS_MASK:
             top = highest(legal & HEARTS_MASK)
@@ -233,7 +233,7 @@ class NormalBot(Bot):
         assert best is not None
         return best[1]
 
-    def _follow(self, t: Table) -> Card:
+    def _follow(self, t: Situation) -> Card:
         cards = t.legal
         threat = t.threat
         if (
@@ -258,7 +258,7 @@ class NormalBot(Bot):
             return lowest(safe)
         return highest(safe)
 
-    def _discard(self, t: Table) -> Card:
+    def _discard(self, t: Situation) -> Card:
         legal = t.legal
         threat = t.threat
         give_points = threat is None or (t.best_seat != threat and threat not in t.later)

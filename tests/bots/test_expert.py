@@ -1,0 +1,153 @@
+"""The Expert in known positions: what a strong player does there."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from helpers import c, make_deal, texts
+
+from hearts.bots.base import Decision
+from hearts.bots.expert import ExpertBot, MatchScorer
+from hearts.bots.normal import NormalBot
+from hearts.match import Match, Phase
+from hearts.rules import Rules
+from hearts.view import SeatView
+
+NO_PASS = Rules(passing="none")
+"""Positions start at trick 1 without the pass getting in the way."""
+
+
+def position(deal: tuple[int, int, int, int], plays: str, rules: Rules = NO_PASS) -> Match:
+    match = Match(rules, seed=0, deal=deal)
+    for card in plays.split():
+        match.play(c(card))
+    return match
+
+
+def expert_play(match: Match, seat: int = 0, seed: int = 0) -> str:
+    assert match.turn == seat
+    decision = ExpertBot().decide(match.view(seat), random.Random(seed))
+    assert decision.kind == "play"
+    return texts(decision.cards)
+
+
+def test_drops_the_queen_under_the_ace_of_spades() -> None:
+    deal = make_deal(
+        "QS 2S 3S 4C 5C 2D 3D 4D 5D 6D 7D 8D 9D",
+        "AC AS KS",
+        "2C 5S",
+        "3C 6S",
+    )
+    # North leads 2C, West wins with the ace and leads the ace of spades.
+    match = position(deal, "2C 3C 4C AC AS 5S 6S")
+    assert expert_play(match) == "QS"
+
+
+def test_discards_the_queen_when_void() -> None:
+    deal = make_deal(
+        "QS 2S 3S 4S 2H 3H 4H 5H 6H 7H 3C 4C 5C",
+        "AC AD KD QD JD",
+        "2C TD 9D",
+        "6C 8D 7D",
+    )
+    # West wins the first trick and leads the ace of diamonds; South has none.
+    match = position(deal, "2C 6C 3C AC AD 9D 7D")
+    assert expert_play(match) == "QS"
+
+
+def test_takes_a_point_to_stop_a_moon() -> None:
+    deal = make_deal(
+        "AD 2D 3D 4D 5D 6D 2S 3S 4S 5S 6H 7H 8H",
+        "QS AS KS AC KC QC JD AH KH QH JH TH 9H",
+        "8C 9C TC JC 6S 7S 8S 7D 8D 9D TD QD KD",
+        "2C 3C 4C 5C 6C 7C 9S TS JS 2H 3H 4H 5H",
+    )
+    # West wins the first trick, runs the spades (the queen with them) and the
+    # clubs, then leads the jack of diamonds; East, void, drops a heart on it.
+    plays = "2C 2D AC 8C AS 6S 9S 2S KS 7S TS 3S QS 8S JS 4S KC 9C 3C 3D QC TC 4C 4D JD 7D 2H"
+    match = position(deal, plays)
+    view = match.view(0)
+    assert view.points_taken == (0, 13, 0, 0)
+    # Ducking lets West run six top hearts for the moon; the ace costs one point.
+    assert expert_play(match) == "AD"
+
+
+def test_shoots_the_moon_with_a_hand_of_winners() -> None:
+    deal = make_deal(
+        "AH KH QH JH TH 9H 8H 7H AS KS QS AC AD",
+        "",
+        "",
+        "",
+    )
+    match = Match(NO_PASS, seed=0, deal=deal)
+    bots = [ExpertBot(), NormalBot(), NormalBot(), NormalBot()]
+    rng = random.Random(3)
+    while match.phase is Phase.PLAYING:
+        seat = match.turn
+        assert seat is not None
+        match.play(bots[seat].decide(match.view(seat), rng).cards[0])
+    result = match.results[-1]
+    assert result.shooter == 0
+    assert result.points == (0, 26, 26, 26)
+
+
+def test_passes_the_queen_when_short_in_spades() -> None:
+    deal = make_deal(
+        "QS 3S AH KH 4H 2C 5C 8C 3D 6D 9D JD 7C",
+        "",
+        "",
+        "",
+    )
+    match = Match(seed=0, deal=deal)
+    decision = ExpertBot().decide(match.view(0), random.Random(0))
+    assert decision.kind == "pass"
+    assert c("QS") in decision.cards
+
+
+def test_points_to_the_leader_count_for_more() -> None:
+    match = Match(seed=0)
+    view = match.view(0)
+    scorer = MatchScorer.for_view(view)
+    assert scorer.weights == (0.0, 1 / 3, 1 / 3, 1 / 3)
+    # Late in a match the opponent with the lowest total is the threat.
+    threat = MatchScorer.for_view(_with_totals(view, (60, 30, 70, 80)))
+    assert threat.weights[1] > threat.weights[2] > threat.weights[3]
+    # The queen on the leader is better for us than the queen on the last seat.
+    queen = 1 << c("QS")
+    on_leader = threat.cost([0, queen, 0, 0])
+    on_last = threat.cost([0, 0, 0, queen])
+    assert on_leader < on_last
+
+
+def test_a_finish_that_wins_the_match_beats_any_points() -> None:
+    view = _with_totals(Match(seed=0).view(0), (80, 95, 99, 90))
+    scorer = MatchScorer.for_view(view)
+    hearts = sum(1 << c(f"{rank}H") for rank in "23456789TJQKA")
+    # North reaching 100+ while we stay lowest ends the match in our favour...
+    win = scorer.cost([1 << c("2H"), 0, hearts & ~(1 << c("2H")), 0])
+    # ...while East shooting the moon puts East lowest, over the target.
+    lose = scorer.cost([0, 0, 0, hearts | 1 << c("QS")])
+    assert win < 0 < lose
+
+
+def test_decisions_are_legal_and_repeatable() -> None:
+    match = Match(seed=11)
+    bots = [ExpertBot(samples=8, pass_samples=4)] * 4
+    for seat in range(4):
+        decision = bots[seat].decide(match.view(seat), random.Random(seat))
+        again = bots[seat].decide(match.view(seat), random.Random(seat))
+        assert decision == again
+        match.confirm_pass(seat, list(decision.cards))
+    while match.phase is Phase.PLAYING:
+        seat = match.turn
+        assert seat is not None
+        view = match.view(seat)
+        decision = bots[seat].decide(view, random.Random(len(view.plays)))
+        assert isinstance(decision, Decision) and decision.cards[0] in view.legal
+        match.play(decision.cards[0])
+    assert match.phase is Phase.HAND_OVER
+
+
+def _with_totals(view: SeatView, totals: tuple[int, int, int, int]) -> SeatView:
+    return dataclasses.replace(view, totals=totals)
