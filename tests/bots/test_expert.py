@@ -5,14 +5,13 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from helpers import c, make_deal, texts
-
 from hearts.bots.base import Decision
 from hearts.bots.expert import ExpertBot, MatchScorer
 from hearts.bots.normal import NormalBot
 from hearts.match import Match, Phase
 from hearts.rules import Rules
 from hearts.view import SeatView
+from helpers import c, make_deal, texts
 
 NO_PASS = Rules(passing="none")
 """Positions start at trick 1 without the pass getting in the way."""
