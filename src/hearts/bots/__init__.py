@@ -21,6 +21,8 @@ _CLASSES: Final = {
     "easy": ("hearts.bots.easy", "EasyBot"),
     "normal": ("hearts.bots.normal", "NormalBot"),
     "expert": ("hearts.bots.expert", "ExpertBot"),
+    "pimc": ("hearts.bots.reference", "PimcBot"),
+    "ismcts": ("hearts.bots.reference", "IsmctsBot"),
 }
 
 LEVELS: Final = tuple(_CLASSES)
