@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-server
 
 .PHONY: run test lint typecheck pytest bench clean
 
@@ -10,11 +11,19 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/hearts --help
+# Only what playing needs; the tests' stamp above installs it too.
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[server]'
+	touch $(RUN_STAMP)
+
+# The game at http://127.0.0.1:8000 with its SQLite file in ./data.
+run: $(RUN_STAMP)
+	$(BIN)/hearts serve --host 127.0.0.1 --port 8000 --data-dir data
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

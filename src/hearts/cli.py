@@ -92,6 +92,26 @@ def suggest(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def serve(args: argparse.Namespace) -> int:
+    """Start the web game (the server's packages are imported only here)."""
+    try:
+        import uvicorn
+
+        from hearts.server.app import create_app
+        from hearts.server.settings import Settings
+    except ImportError as error:
+        raise UserError(
+            f"the server is not installed ({error.name} is missing): pip install 'hearts[server]'"
+        ) from None
+    from pathlib import Path
+
+    data_dir = Path(args.data_dir) if args.data_dir is not None else None
+    settings = Settings.from_env().with_changes(host=args.host, port=args.port, data_dir=data_dir)
+    print(f"Hearts at http://{settings.host}:{settings.port}/ (database {settings.db_url})")
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    return EXIT_OK
+
+
 def seat_number(text: str) -> int:
     """A seat from its number (0-3) or its name (south, west, north, east)."""
     names = [name.lower() for name in SEAT_NAMES]
@@ -373,6 +393,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="change a level's setting, e.g. expert.samples=20 (repeatable)",
     )
     arena_parser.set_defaults(run=arena)
+
+    serve_parser = commands.add_parser(
+        "serve",
+        help="play in the browser: start the web server",
+        description=(
+            "Start the web game. Settings come from the environment (DATABASE_URL, "
+            "HEARTS_DATA_DIR, HEARTS_BOT_WORKERS, ...); these options override them."
+        ),
+    )
+    serve_parser.add_argument("--host", help="the address to listen on (default 127.0.0.1)")
+    serve_parser.add_argument("--port", type=int, help="the port (default 8000)")
+    serve_parser.add_argument(
+        "--data-dir", help="where the SQLite database is kept (default ./data)"
+    )
+    serve_parser.set_defaults(run=serve)
     return parser
 
 

@@ -1,0 +1,56 @@
+"""The app factory: storage, the bot pool, the tables, routes, the socket and static files."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, WebSocket
+from fastapi.staticfiles import StaticFiles
+
+from hearts import __version__
+from hearts.server.db.session import make_engine, make_sessions, upgrade
+from hearts.server.routes import api, pages
+from hearts.server.settings import Settings
+from hearts.server.tables.registry import TableRegistry
+from hearts.server.tables.table import TableEnv
+from hearts.server.workers import BotPool
+from hearts.server.ws import connection
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The ASGI app; ``settings`` default to the environment's."""
+    settings = settings if settings is not None else Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.db_url)
+        upgrade(engine)
+        pool = BotPool(settings.bot_workers, settings.bot_processes)
+        registry = TableRegistry(TableEnv(make_sessions(engine), pool, settings.pace_scale))
+        app.state.registry = registry
+        try:
+            yield
+        finally:
+            registry.close()
+            pool.close()
+            engine.dispose()
+
+    app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
+    app.state.settings = settings
+    app.include_router(pages.router)
+    app.include_router(api.router)
+
+    @app.websocket("/ws")
+    async def table_socket(socket: WebSocket) -> None:
+        await connection.serve(socket, socket.app.state.registry)
+
+    app.mount(
+        "/static",
+        StaticFiles(directory=settings.web_dir / "static", check_dir=False),
+        name="static",
+    )
+    return app

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, the engine, Alembic migrations and data access."""

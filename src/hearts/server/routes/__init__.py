@@ -1,0 +1,1 @@
+"""HTTP routes: pages, the guest and record API, health."""

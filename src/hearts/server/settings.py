@@ -1,0 +1,68 @@
+"""One Settings object, read from the environment (and overridden by ``hearts serve``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+WEB_DIR: Final = Path(__file__).parent / "web"
+
+
+def _default_workers() -> int:
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server can be told. Each field has an environment variable."""
+
+    data_dir: Path = Path("data")
+    """HEARTS_DATA_DIR: where the SQLite file lives (made when missing)."""
+    database_url: str = ""
+    """DATABASE_URL: any SQLAlchemy URL; default ``sqlite:///<data_dir>/hearts.db``."""
+    host: str = "127.0.0.1"
+    """HEARTS_HOST"""
+    port: int = 8000
+    """HEARTS_PORT"""
+    bot_workers: int = field(default_factory=_default_workers)
+    """HEARTS_BOT_WORKERS: how many bots may think at once."""
+    bot_processes: bool = True
+    """HEARTS_BOT_PROCESSES: think in worker processes (true) or threads (false)."""
+    pace_scale: float = 1.0
+    """HEARTS_PACE_SCALE: multiplies every pacing delay; 0 makes bots act at once (tests)."""
+    web_dir: Path = WEB_DIR
+    """HEARTS_WEB_DIR: the pages, help and static files."""
+
+    @property
+    def db_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'hearts.db').as_posix()}"
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` applied; ``None`` values are ignored."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if environ is None else environ)
+        values: dict[str, Any] = {}
+        if "HEARTS_DATA_DIR" in env:
+            values["data_dir"] = Path(env["HEARTS_DATA_DIR"])
+        if "DATABASE_URL" in env:
+            values["database_url"] = env["DATABASE_URL"]
+        if "HEARTS_HOST" in env:
+            values["host"] = env["HEARTS_HOST"]
+        if "HEARTS_PORT" in env:
+            values["port"] = int(env["HEARTS_PORT"])
+        if "HEARTS_BOT_WORKERS" in env:
+            values["bot_workers"] = max(1, int(env["HEARTS_BOT_WORKERS"]))
+        if "HEARTS_BOT_PROCESSES" in env:
+            values["bot_processes"] = env["HEARTS_BOT_PROCESSES"].lower() in ("1", "true", "yes")
+        if "HEARTS_PACE_SCALE" in env:
+            values["pace_scale"] = max(0.0, float(env["HEARTS_PACE_SCALE"]))
+        if "HEARTS_WEB_DIR" in env:
+            values["web_dir"] = Path(env["HEARTS_WEB_DIR"])
+        return cls(**values)

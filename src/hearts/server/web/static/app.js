@@ -1,0 +1,522 @@
+// The game page: connects to the table, draws each `state`, turns clicks
+// and keys into intents (docs/protocol.md), and announces what happens.
+
+import { cardName, normCard, sortCards } from "./cards.js";
+import {
+  announcements, completedTricks, hasMatch, isActive, isMyTurn, isOver, listCards, players, promptText,
+} from "./model.js";
+import { renderHand, renderReview, renderSeat, renderSummary, renderTrick } from "./render.js";
+import { storedToken, TableSocket } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+const RANKING_POINTS = { easy: 10, normal: 30, expert: 100 };
+const FOUR_COLOUR_KEY = "hearts.fourColour";
+const LEVEL_KEY = "hearts.level";
+const PASS_WORDS = { left: "pass left", right: "pass right", across: "pass across", hold: "no pass" };
+
+let table = null;          // the last `table` from the server
+let version = null;        // its `state.version`
+const ui = {
+  selection: new Set(),    // the pass being chosen (ours until confirmed)
+  selectionFor: null,      // which match/hand the selection belongs to
+  resync: true,            // take the server's selection on the next state
+  hint: [],
+  focusCard: null,
+  level: "normal",
+  screen: "loading",       // loading | start | game
+  wantGame: false,         // show the table when the next match state arrives
+  userPaused: false,
+  autoPaused: false,       // we paused because a dialog opened
+  modalDepth: 0,
+  pendingLevel: null,      // a new_match waiting for confirm_abandon
+  undoWarned: false,
+};
+const clock = { ms: 0, at: 0, running: false };
+
+const socket = new TableSocket({ onMessage, onStatus });
+
+// ---- sending ------------------------------------------------------------------
+
+// Intents that must not be applied twice or to a table that moved on carry
+// `version`; a selection (idempotent) and pause/hint/pace do not.
+const VERSIONED = new Set(["confirm_pass", "continue", "play", "undo", "restart_hand", "claim", "next_hand"]);
+
+function send(type, fields = {}) {
+  const msg = { type, ...fields };
+  if (VERSIONED.has(type) && Number.isInteger(version)) msg.version = version;
+  const seq = socket.send(msg);
+  if (seq === null) showMessage("Not connected. Reconnecting…");
+  return seq;
+}
+
+// ---- receiving ----------------------------------------------------------------
+
+function onStatus(status) {
+  const conn = $("conn");
+  conn.dataset.status = status;
+  conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
+  document.body.classList.toggle("offline", status !== "open");
+  if (status === "open") ui.resync = true;
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") onState(msg);
+  else if (msg.type === "hint") onHint(msg);
+  else if (msg.type === "error") onError(msg);
+}
+
+function onState(msg) {
+  const next = msg.table && typeof msg.table === "object" ? msg.table : null;
+  const prev = table;
+  table = next;
+  version = Number.isInteger(msg.version) ? msg.version : (next && Number.isInteger(next.version) ? next.version : version);
+
+  if (hasMatch(next)) {
+    const key = `${next.match_id}/${next.hand_number}`;
+    if (ui.resync || ui.selectionFor !== key || next.phase !== "passing") {
+      ui.selection = new Set(sortCards(next.pass_selection));
+      ui.selectionFor = key;
+      ui.resync = false;
+    }
+    const moved = !prev || prev.match_id !== next.match_id || prev.hand_number !== next.hand_number ||
+      prev.phase !== next.phase || prev.turn !== next.turn || (prev.hand || []).length !== (next.hand || []).length;
+    if (moved) ui.hint = [];
+    if (prev && (prev.match_id !== next.match_id || prev.hand_number !== next.hand_number)) ui.undoWarned = false;
+    if (next.pace) setPaceButtons(next.pace);
+    if (!next.paused) ui.userPaused = false;
+    if (next.paused && ui.modalDepth === 0) ui.userPaused = true;
+  }
+  clock.ms = next && Number.isFinite(next.elapsed_ms) ? next.elapsed_ms : 0;
+  clock.at = performance.now();
+  clock.running = !!next && !next.paused && ["passing", "playing", "moon_choice"].includes(next.phase);
+
+  if (ui.screen === "loading") {
+    showScreen(isActive(next) || isOver(next) ? "game" : "start");
+  } else if (ui.wantGame && hasMatch(next) && (!prev || prev.match_id !== next.match_id || !isOver(next))) {
+    ui.wantGame = false;
+    showScreen("game");
+  } else if (!hasMatch(next)) {
+    showScreen("start");
+  }
+
+  let said = announcements(prev, next);
+  if (ui.modalDepth > 0 || ui.autoPaused) said = said.filter((s) => s !== "Paused." && s !== "Resumed.");
+  if (said.length && ui.screen === "game") announce(said.join(" "));
+  render();
+}
+
+function onHint(msg) {
+  ui.hint = sortCards(msg.cards);
+  render();
+  if (ui.hint.length) {
+    const what = listCards(ui.hint);
+    const text = `Suggested: ${what}.`;
+    showMessage(text, "hint");
+    announce(text);
+  } else {
+    showMessage("No suggestion right now.", "hint");
+  }
+}
+
+function onError(msg) {
+  if (msg.code === "confirm_abandon") {
+    const level = ui.pendingLevel || ui.level;
+    confirmDialog({
+      title: "Abandon the current match?",
+      text: "You have made moves in the match you are playing. Starting a new match now counts that match as a loss in your statistics.",
+      ok: "Abandon and start",
+    }).then((yes) => {
+      if (yes) {
+        ui.wantGame = true;
+        send("new_match", { level, abandon: true });
+      }
+      ui.pendingLevel = null;
+    });
+    return;
+  }
+  const text = typeof msg.message === "string" && msg.message
+    ? capitalise(msg.message)
+    : "That did not work.";
+  showMessage(text, "error");
+  announce(text);
+}
+
+function capitalise(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+// ---- screens and drawing ------------------------------------------------------
+
+function showScreen(name) {
+  ui.screen = name;
+  $("loading").hidden = true;
+  $("start").hidden = name !== "start";
+  $("game").hidden = name !== "game";
+  if (name === "start") {
+    const active = isActive(table);
+    $("start-warning").hidden = !active;
+    $("btn-play").hidden = !active;
+    $("btn-start").textContent = active ? "Start a new match" : "Start";
+  }
+}
+
+function render() {
+  setLevelButtons();
+  if (ui.screen === "start") showScreen("start");
+  if (!hasMatch(table)) return;
+  const t = table;
+  const passing = t.phase === "passing" && Number.isInteger(t.pass_to);
+  const confirmed = Array.isArray(t.passed) && t.passed.length > 0;
+  const over = t.phase === "hand_over" || t.phase === "match_over";
+
+  document.body.dataset.phase = t.phase || "";
+  document.body.classList.toggle("paused", !!t.paused);
+
+  const level = t.level ? capitalise(String(t.level)) : "";
+  const pass = PASS_WORDS[t.pass_direction] || "";
+  $("match-info").textContent = [level, Number.isInteger(t.hand_number) ? `Hand ${t.hand_number}` : "", pass]
+    .filter(Boolean).join(" · ");
+  $("ranked").textContent = t.ranked === false ? "Unranked" : "Ranked";
+  $("ranked").dataset.ranked = String(t.ranked !== false);
+  $("prompt").textContent = t.paused ? `Paused — ${promptText(t)}` : promptText(t);
+
+  for (let s = 0; s < 4; s++) renderSeat($(`seat-${s}`), s, t);
+  renderTrick($("trick"), t);
+  renderHand($("hand"), t, ui);
+
+  // Actions.
+  const passBtn = $("btn-pass");
+  passBtn.hidden = !passing || confirmed;
+  passBtn.disabled = ui.selection.size !== 3;
+  passBtn.textContent = "Pass";
+  $("btn-continue").hidden = !t.awaiting_continue;
+  const claim = $("btn-claim");
+  claim.hidden = t.phase !== "playing";
+  claim.disabled = !t.can_claim;
+
+  // Controls.
+  const active = isActive(t);
+  $("btn-hint").disabled = !(active && ((passing && !confirmed) || (isMyTurn(t) && !t.awaiting_continue)));
+  $("btn-undo").disabled = !(active && t.can_undo);
+  $("btn-restart").disabled = !(active && (t.phase === "passing" || t.phase === "playing"));
+  $("btn-review").disabled = !hasMatch(t);
+  $("btn-last-trick").disabled = completedTricks(t).length === 0;
+  const pause = $("btn-pause");
+  pause.disabled = !active;
+  pause.textContent = t.paused ? "Resume" : "Pause";
+  pause.setAttribute("aria-pressed", String(!!t.paused));
+
+  // Hand summary and end of match.
+  const summary = $("summary");
+  const wasHidden = summary.hidden;
+  summary.hidden = !over;
+  $("trick").hidden = over;
+  if (over) {
+    renderSummary(t, { body: $("summary-body"), moon: $("summary-moon"), title: $("summary-title") });
+    const matchOver = isOver(t);
+    $("btn-next-hand").hidden = matchOver;
+    $("match-over").hidden = !matchOver;
+    if (matchOver) renderMatchOver(t);
+    if (wasHidden) {
+      const inHand = document.activeElement === document.body || $("hand").contains(document.activeElement) || !document.activeElement;
+      if (inHand) (matchOver ? $("btn-end-new-match") : $("btn-next-hand")).focus();
+    }
+  }
+}
+
+function renderMatchOver(t) {
+  const names = players(t);
+  const w = t.winner;
+  $("match-winner").textContent = w === 0 ? "You win the match!" : Number.isInteger(w) ? `${names[w]} wins the match.` : "The match is over.";
+  const points = RANKING_POINTS[t.level];
+  let ranking;
+  if (t.ranked === false) ranking = "Undo or Restart hand was used, so this match earns no ranking points.";
+  else if (w === 0 && points) ranking = `You earn ${points} ranking points.`;
+  else ranking = "No ranking points this time. Lowest total wins: try again!";
+  $("match-ranking").textContent = ranking;
+}
+
+function setLevelButtons() {
+  for (const level of ["easy", "normal", "expert"]) {
+    $(`level-${level}`).setAttribute("aria-pressed", String(ui.level === level));
+  }
+}
+
+function setPaceButtons(pace) {
+  $("pace-relaxed").setAttribute("aria-pressed", String(pace !== "quick"));
+  $("pace-quick").setAttribute("aria-pressed", String(pace === "quick"));
+}
+
+// ---- messages and the live region ---------------------------------------------
+
+let messageTimer = null;
+function showMessage(text, kind = "info") {
+  const node = $("message");
+  node.textContent = text;
+  node.dataset.kind = kind;
+  clearTimeout(messageTimer);
+  if (text) messageTimer = setTimeout(() => { node.textContent = ""; }, 8000);
+}
+
+let liveQueue = [];
+let liveTimer = null;
+function announce(text) {
+  liveQueue.push(text);
+  clearTimeout(liveTimer);
+  // Gather what arrives together so one update is read, not the last only.
+  liveTimer = setTimeout(() => {
+    const live = $("live");
+    live.textContent = liveQueue.join(" ");
+    liveQueue = [];
+  }, 150);
+}
+
+// ---- the clock ----------------------------------------------------------------
+
+function formatTime(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  return hh ? `${hh}:${pad(mm)}:${pad(ss)}` : `${mm}:${pad(ss)}`;
+}
+
+function tick() {
+  const ms = clock.ms + (clock.running ? performance.now() - clock.at : 0);
+  const text = formatTime(ms);
+  const node = $("clock");
+  if (node.textContent !== text) node.textContent = text;
+}
+
+// ---- dialogs (they pause the game while open) ---------------------------------
+
+function openModal(dialog) {
+  if (ui.modalDepth === 0) {
+    ui.autoPaused = false;
+    if (isActive(table) && !table.paused && ["passing", "playing"].includes(table.phase)) {
+      ui.autoPaused = true;
+      send("pause");
+    }
+  }
+  ui.modalDepth += 1;
+  if (typeof dialog.showModal === "function") dialog.showModal();
+  else dialog.setAttribute("open", "");
+}
+
+function onModalClosed() {
+  ui.modalDepth = Math.max(0, ui.modalDepth - 1);
+  if (ui.modalDepth === 0 && ui.autoPaused) {
+    ui.autoPaused = false;
+    if (!ui.userPaused) send("resume");
+  }
+}
+
+function closeModal(dialog) {
+  if (typeof dialog.close === "function" && dialog.open) dialog.close();
+  else if (dialog.hasAttribute("open")) { dialog.removeAttribute("open"); onModalClosed(); }
+}
+
+let confirmResolve = null;
+function confirmDialog({ title, text, ok = "OK", cancel = "Cancel" }) {
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("btn-confirm-ok").textContent = ok;
+  $("btn-confirm-cancel").textContent = cancel;
+  const dialog = $("dlg-confirm");
+  dialog.returnValue = "";
+  openModal(dialog);
+  $("btn-confirm-cancel").focus();
+  return new Promise((resolve) => { confirmResolve = resolve; });
+}
+
+function openReview(onlyLast) {
+  if (!hasMatch(table)) return;
+  const count = renderReview($("review-list"), table, onlyLast);
+  $("review-title").textContent = onlyLast ? "Last trick" : "Tricks this hand";
+  $("review-empty").hidden = count > 0;
+  openModal($("dlg-review"));
+  $("btn-review-close").focus();
+}
+
+function openRules() {
+  const frame = $("rules-frame");
+  if (!frame.getAttribute("src")) frame.setAttribute("src", "/help/rules");
+  openModal($("dlg-rules"));
+  $("btn-rules-close").focus();
+}
+
+// ---- player actions -----------------------------------------------------------
+
+function onCard(card) {
+  const t = table;
+  if (!hasMatch(t)) return;
+  showMessage("");
+  ui.focusCard = card;
+  const passing = t.phase === "passing" && Number.isInteger(t.pass_to);
+  if (passing) {
+    if (Array.isArray(t.passed) && t.passed.length) {
+      showMessage("You have already passed. Waiting for the others.", "error");
+      return;
+    }
+    const sel = new Set(ui.selection);
+    if (sel.has(card)) sel.delete(card);
+    else if (sel.size >= 3) {
+      showMessage("You have chosen three cards. Select one of them again to change your choice.", "error");
+      announce("Three cards are already chosen.");
+      return;
+    } else sel.add(card);
+    ui.selection = sel;
+    send("select_pass", { cards: sortCards([...sel]) });
+    announce(`${cardName(card)} ${sel.has(card) ? "selected" : "deselected"}, ${sel.size} of 3.`);
+    render();
+    return;
+  }
+  if (t.awaiting_continue) {
+    showMessage("Look at the cards you received, then press Continue.", "error");
+    return;
+  }
+  // Let the server judge: its reason ("You must follow clubs") is shown.
+  send("play", { card });
+}
+
+function moveFocus(event) {
+  const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+  if (!keys.includes(event.key)) return;
+  const buttons = [...$("hand").querySelectorAll("button[data-card]")];
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0 || !buttons.length) return;
+  let j = i;
+  if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(buttons.length - 1, i + 1);
+  if (event.key === "Home") j = 0;
+  if (event.key === "End") j = buttons.length - 1;
+  event.preventDefault();
+  buttons[i].tabIndex = -1;
+  buttons[j].tabIndex = 0;
+  buttons[j].focus();
+  ui.focusCard = buttons[j].dataset.card;
+}
+
+async function withUnrankedNotice(type) {
+  const t = table;
+  if (t && t.ranked !== false && !t.used_undo && !ui.undoWarned) {
+    const what = type === "undo" ? "Undo" : "Restart hand";
+    const yes = await confirmDialog({
+      title: `${what}: this match will be unranked`,
+      text: `${what} is allowed against the computer, but a match in which Undo or Restart hand is used no longer earns ranking points. It still counts in your statistics. Go ahead?`,
+      ok: what,
+    });
+    if (!yes) return;
+    ui.undoWarned = true;
+  }
+  send(type);
+}
+
+async function exportRecord() {
+  const token = storedToken();
+  if (!token) { showMessage("No saved match to export yet.", "error"); return; }
+  try {
+    const response = await fetch(`/api/match/record?token=${encodeURIComponent(token)}`, { headers: { Accept: "application/json" } });
+    if (!response.ok) {
+      let reason = `The record could not be exported (HTTP ${response.status}).`;
+      try { const body = await response.json(); if (body && typeof body.detail === "string") reason = body.detail; } catch { /* keep */ }
+      showMessage(reason, "error");
+      return;
+    }
+    const blob = await response.blob();
+    const url = URL.createObjectURL(new Blob([blob], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "hearts-record.json";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    showMessage("Saved hearts-record.json. Hands still in play are left out.");
+  } catch {
+    showMessage("The record could not be exported. Check your connection.", "error");
+  }
+}
+
+function startMatch() {
+  ui.pendingLevel = ui.level;
+  ui.wantGame = true;
+  try { localStorage.setItem(LEVEL_KEY, ui.level); } catch { /* ignore */ }
+  showMessage("");
+  send("new_match", { level: ui.level, abandon: false });
+}
+
+function applyFourColour(on) {
+  document.documentElement.classList.toggle("four-colour", on);
+  $("opt-four-colour").checked = on;
+}
+
+// ---- wiring -------------------------------------------------------------------
+
+function wire() {
+  for (const level of ["easy", "normal", "expert"]) {
+    $(`level-${level}`).addEventListener("click", () => { ui.level = level; setLevelButtons(); });
+  }
+  $("btn-start").addEventListener("click", startMatch);
+  $("btn-play").addEventListener("click", () => { showScreen("game"); render(); });
+
+  $("hand").addEventListener("click", (event) => {
+    const btn = event.target.closest("button[data-card]");
+    if (btn) onCard(normCard(btn.dataset.card));
+  });
+  $("hand").addEventListener("keydown", moveFocus);
+
+  $("btn-pass").addEventListener("click", () => {
+    if (ui.selection.size !== 3) { showMessage("Choose exactly three cards to pass.", "error"); return; }
+    send("confirm_pass", { cards: sortCards([...ui.selection]) });
+  });
+  $("btn-continue").addEventListener("click", () => send("continue"));
+  $("btn-claim").addEventListener("click", () => send("claim"));
+  $("btn-hint").addEventListener("click", () => send("hint"));
+  $("btn-undo").addEventListener("click", () => withUnrankedNotice("undo"));
+  $("btn-restart").addEventListener("click", () => withUnrankedNotice("restart_hand"));
+  $("btn-review").addEventListener("click", () => openReview(false));
+  $("btn-last-trick").addEventListener("click", () => openReview(true));
+  $("btn-pause").addEventListener("click", () => {
+    if (table && table.paused) { ui.userPaused = false; send("resume"); }
+    else { ui.userPaused = true; send("pause"); }
+  });
+  for (const pace of ["relaxed", "quick"]) {
+    $(`pace-${pace}`).addEventListener("click", () => { setPaceButtons(pace); send("set_pace", { pace }); });
+  }
+  $("btn-next-hand").addEventListener("click", () => send("next_hand"));
+  $("btn-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
+  $("btn-end-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
+  $("btn-export").addEventListener("click", exportRecord);
+  $("btn-rules").addEventListener("click", openRules);
+
+  $("btn-review-close").addEventListener("click", () => closeModal($("dlg-review")));
+  $("btn-rules-close").addEventListener("click", () => closeModal($("dlg-rules")));
+  $("btn-confirm-ok").addEventListener("click", () => { $("dlg-confirm").returnValue = "ok"; closeModal($("dlg-confirm")); });
+  $("btn-confirm-cancel").addEventListener("click", () => { $("dlg-confirm").returnValue = "cancel"; closeModal($("dlg-confirm")); });
+  for (const id of ["dlg-review", "dlg-rules", "dlg-confirm"]) {
+    $(id).addEventListener("close", () => {
+      if (id === "dlg-confirm" && confirmResolve) {
+        const resolve = confirmResolve;
+        confirmResolve = null;
+        resolve($(id).returnValue === "ok");
+      }
+      onModalClosed();
+    });
+  }
+
+  let four = false;
+  try { four = localStorage.getItem(FOUR_COLOUR_KEY) === "1"; } catch { /* ignore */ }
+  applyFourColour(four);
+  $("opt-four-colour").addEventListener("change", (event) => {
+    const on = event.target.checked;
+    applyFourColour(on);
+    try { localStorage.setItem(FOUR_COLOUR_KEY, on ? "1" : "0"); } catch { /* ignore */ }
+  });
+  try {
+    const saved = localStorage.getItem(LEVEL_KEY);
+    if (saved && RANKING_POINTS[saved]) ui.level = saved;
+  } catch { /* ignore */ }
+  setLevelButtons();
+  setInterval(tick, 250);
+}
+
+wire();
+socket.start();

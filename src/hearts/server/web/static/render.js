@@ -1,0 +1,221 @@
+// Drawing the table from the server's `table`. Text always goes in with
+// textContent; the DOM is built with createElement, never from HTML strings.
+
+import { cardBack, cardFace, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
+import { arr4, cardsTaken, centreTrick, completedTricks, isMyTurn, players, SEAT_PLACES } from "./model.js";
+
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children) if (child) node.appendChild(child);
+  return node;
+}
+
+/** A face-up card that is not a control (on the table, in reviews). */
+export function staticCard(card, label) {
+  const c = normCard(card);
+  const node = h("span", { class: `card static ${suitClass(c)}`, role: "img", "aria-label": label || cardName(c), dataset: { card: c || "" } });
+  node.appendChild(cardFace(c));
+  return node;
+}
+
+/** A short inline text of cards, "Q♠ 3♥", coloured by suit. */
+export function cardList(cards) {
+  const span = h("span", { class: "card-list" });
+  const list = sortCards(cards);
+  if (!list.length) { span.textContent = "—"; return span; }
+  list.forEach((c, i) => {
+    if (i) span.appendChild(document.createTextNode(" "));
+    span.appendChild(h("span", { class: `mini ${suitClass(c)}`, title: cardName(c), text: cardShort(c) }));
+  });
+  return span;
+}
+
+// ---- seats -------------------------------------------------------------------
+
+export function renderSeat(node, seat, table) {
+  const names = players(table);
+  const left = arr4(table.cards_left, 13)[seat];
+  const points = arr4(table.points_taken)[seat];
+  const total = arr4(table.totals)[seat];
+  const turn = table.phase === "playing" && table.turn === seat;
+  node.classList.toggle("turn", turn);
+  node.replaceChildren();
+  const head = h("div", { class: "seat-head" },
+    h("h2", { class: "seat-name", text: names[seat] }),
+    turn ? h("span", { class: "badge turn-badge", text: seat === 0 ? "Your turn" : "To play" }) : null);
+  node.appendChild(head);
+  if (seat !== 0) {
+    const stack = h("div", { class: "seat-cards", dataset: { count: String(left) } });
+    const shown = Math.min(left, 13);
+    const fan = h("span", { class: "fan", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(shown, 5); i++) {
+      const back = h("span", { class: "card back" });
+      back.appendChild(cardBack());
+      fan.appendChild(back);
+    }
+    stack.appendChild(fan);
+    stack.appendChild(h("span", { class: "seat-left", text: `${left} card${left === 1 ? "" : "s"} left` }));
+    node.appendChild(stack);
+  }
+  const scores = h("p", { class: "seat-scores" },
+    h("span", { class: "seat-points", text: `This hand: ${points}` }),
+    h("span", { class: "seat-total", text: `Total: ${total}` }));
+  node.appendChild(scores);
+  if (table.phase === "passing" && Number.isInteger(table.pass_to)) {
+    const done = arr4(table.pass_confirmed, false)[seat];
+    node.appendChild(h("p", { class: `pass-status ${done ? "ready" : ""}`, text: done ? "Pass chosen" : "Choosing a pass…" }));
+  }
+  node.setAttribute("aria-label", `${names[seat]}, ${seat === 0 ? "you" : SEAT_PLACES[seat]}`);
+}
+
+// ---- the centre ----------------------------------------------------------------
+
+export function renderTrick(node, table) {
+  const names = players(table);
+  node.replaceChildren();
+  const trick = centreTrick(table);
+  const bySeat = new Map((trick ? trick.cards : []).map(([s, c]) => [s, c]));
+  for (const seat of [2, 1, 3, 0]) {
+    const slot = h("div", { class: `slot slot-${seat}`, dataset: { seat: String(seat) } });
+    const card = bySeat.get(seat);
+    if (card) {
+      const who = seat === 0 ? "You" : names[seat];
+      const el = staticCard(card, `${who}: ${cardName(card, false)}`);
+      if (trick.finished && trick.winner === seat) el.classList.add("winner");
+      if (trick.leader === seat) el.classList.add("led");
+      slot.appendChild(el);
+    }
+    node.appendChild(slot);
+  }
+  if (trick && trick.finished && Number.isInteger(trick.winner)) {
+    const who = trick.winner === 0 ? "You take" : `${names[trick.winner]} takes`;
+    node.appendChild(h("p", { class: "trick-result", text: `${who} the trick${trick.points ? ` (${trick.points} point${trick.points === 1 ? "" : "s"})` : ""}` }));
+  }
+  node.dataset.count = String(bySeat.size);
+}
+
+// ---- your hand -----------------------------------------------------------------
+
+/**
+ * Draws the hand with a roving tabindex; keeps focus on the same card (or
+ * its neighbour) across redraws. `ui` holds local view state: selection,
+ * hint, focusCard.
+ */
+export function renderHand(node, table, ui) {
+  const hadFocus = node.contains(document.activeElement);
+  const focusedCard = hadFocus ? document.activeElement.dataset.card : null;
+  const oldCards = [...node.querySelectorAll("[data-card]")].map((b) => b.dataset.card);
+  const cards = sortCards(table.hand);
+  const legal = new Set(sortCards(table.legal));
+  const received = new Set(table.awaiting_continue || table.phase === "passing" ? sortCards(table.received) : []);
+  const hint = new Set(ui.hint || []);
+  const passing = table.phase === "passing" && Number.isInteger(table.pass_to);
+  const confirmed = Array.isArray(table.passed) && table.passed.length > 0;
+  const playing = table.phase === "playing" && !table.awaiting_continue;
+  node.replaceChildren();
+  node.classList.toggle("passing", passing);
+  node.classList.toggle("my-turn", isMyTurn(table) && !table.awaiting_continue);
+  cards.forEach((c) => {
+    const selected = passing && !confirmed && ui.selection.has(c);
+    const passedCard = passing && confirmed && table.passed.map(normCard).includes(c);
+    let unavailable;
+    if (passing) unavailable = confirmed;
+    else if (playing) unavailable = !(isMyTurn(table) && legal.has(c));
+    else unavailable = true;
+    const btn = h("button", {
+      type: "button",
+      class: `card ${suitClass(c)}`,
+      "aria-label": cardName(c),
+      "aria-pressed": passing && !confirmed ? String(selected) : null,
+      "aria-disabled": unavailable ? "true" : null,
+      "aria-describedby": received.has(c) ? "desc-received" : (hint.has(c) ? "desc-hint" : null),
+      tabindex: "-1",
+      dataset: { card: c },
+    });
+    btn.classList.toggle("selected", selected || passedCard);
+    btn.classList.toggle("unavailable", unavailable);
+    btn.classList.toggle("received", received.has(c));
+    btn.classList.toggle("hinted", hint.has(c));
+    btn.appendChild(cardFace(c));
+    if (received.has(c)) btn.appendChild(h("span", { class: "card-badge", "aria-hidden": "true", text: "new" }));
+    node.appendChild(btn);
+  });
+  node.appendChild(h("span", { id: "desc-received", class: "visually-hidden", text: "received in the pass" }));
+  node.appendChild(h("span", { id: "desc-hint", class: "visually-hidden", text: "suggested" }));
+
+  const buttons = [...node.querySelectorAll("button[data-card]")];
+  if (!buttons.length) return;
+  let target = buttons.find((b) => b.dataset.card === (focusedCard || ui.focusCard));
+  if (!target && (focusedCard || ui.focusCard)) {
+    // The card left the hand (played): go to the card now in its place.
+    const idx = Math.max(0, oldCards.indexOf(focusedCard || ui.focusCard));
+    target = buttons[Math.min(idx, buttons.length - 1)];
+  }
+  if (!target) target = buttons.find((b) => b.getAttribute("aria-disabled") !== "true") || buttons[0];
+  target.tabIndex = 0;
+  ui.focusCard = target.dataset.card;
+  if (hadFocus) target.focus({ preventScroll: true });
+}
+
+// ---- summary and review ------------------------------------------------------
+
+export function renderSummary(table, els) {
+  const names = players(table);
+  const lh = table.last_hand || {};
+  const pts = Array.isArray(lh.points) ? arr4(lh.points) : arr4(table.points_taken);
+  const totals = arr4(table.totals);
+  const taken = cardsTaken(table);
+  els.body.replaceChildren();
+  for (let s = 0; s < 4; s++) {
+    const row = h("tr", { dataset: { seat: String(s) } },
+      h("th", { scope: "row", text: names[s] }),
+      h("td", {}, cardList(taken[s])),
+      h("td", { class: "num", text: String(pts[s]) }),
+      h("td", { class: "num", text: String(totals[s]) }));
+    if (Number.isInteger(table.winner) && table.winner === s) row.classList.add("winner-row");
+    els.body.appendChild(row);
+  }
+  const shooter = lh.shooter;
+  els.moon.hidden = !Number.isInteger(shooter);
+  if (Number.isInteger(shooter)) {
+    els.moon.textContent = shooter === 0
+      ? "You shot the moon! Everyone else takes 26 points."
+      : `${names[shooter]} shot the moon: 0 for ${names[shooter]}, 26 for everyone else.`;
+  }
+  els.title.textContent = Number.isInteger(table.hand_number) ? `Hand ${table.hand_number} is over` : "Hand over";
+}
+
+export function renderReview(list, table, onlyLast) {
+  const names = players(table);
+  const done = completedTricks(table);
+  const shown = onlyLast ? done.slice(-1) : done;
+  const first = done.length - shown.length;
+  list.replaceChildren();
+  shown.forEach((t, i) => {
+    const n = first + i + 1;
+    const item = h("li", { class: "review-trick", dataset: { trick: String(n) } });
+    item.appendChild(h("h3", { text: `Trick ${n}` }));
+    const cards = h("div", { class: "review-cards" });
+    for (const [seat, card] of t.cards) {
+      const who = seat === 0 ? "You" : names[seat];
+      const fig = h("figure", { class: `review-card ${t.winner === seat ? "won" : ""}` });
+      fig.appendChild(staticCard(card, `${who}: ${cardName(card, false)}`));
+      fig.appendChild(h("figcaption", { text: who, "aria-hidden": "true" }));
+      cards.appendChild(fig);
+    }
+    item.appendChild(cards);
+    const leader = Number.isInteger(t.leader) ? (t.leader === 0 ? "You" : names[t.leader]) : "?";
+    const winner = Number.isInteger(t.winner) ? (t.winner === 0 ? "you" : names[t.winner]) : "?";
+    item.appendChild(h("p", { class: "review-line",
+      text: `Led by ${leader}, won by ${winner}, ${t.points} point${t.points === 1 ? "" : "s"}.` }));
+    list.appendChild(item);
+  });
+  return shown.length;
+}

@@ -1,0 +1,1 @@
+"""The WebSocket: typed messages, a dispatch table, one connection per browser tab."""

@@ -1,0 +1,99 @@
+"""One WebSocket connection: read, check, dispatch; write from a queue in order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any, Final
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hearts.server.tables.registry import TableRegistry
+from hearts.server.tables.seats import TableError
+from hearts.server.ws.handlers import HANDLERS, Connection
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES: Final = 64 * 1024
+
+
+async def serve(socket: WebSocket, registry: TableRegistry) -> None:
+    """Serve one browser tab until it goes away."""
+    await socket.accept()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    conn = Connection(registry, outbox.put_nowait)
+    writer = asyncio.create_task(_write(socket, outbox))
+    try:
+        while True:
+            event = await socket.receive()
+            if event["type"] == "websocket.disconnect":
+                break
+            text = event.get("text")
+            if text is None:
+                data = event.get("bytes") or b""
+                text = data.decode("utf-8", errors="replace")
+            await handle(conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        for task in list(conn.tasks):
+            task.cancel()
+        if conn.token is not None:
+            await registry.leave(conn.token, conn.send)
+        writer.cancel()
+
+
+async def _write(socket: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:
+    while True:
+        message = await outbox.get()
+        try:
+            await socket.send_text(json.dumps(message))
+        except Exception:  # the socket closed: the reader notices and cleans up
+            return
+
+
+async def handle(conn: Connection, text: str) -> None:
+    """Parse one message and carry it out; anything wrong is answered by an ``error``."""
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        conn.error("too_large", "That message is too large (the limit is 64 KB)", None)
+        return
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        conn.error("bad_json", "That message is not valid JSON", None)
+        return
+    if not isinstance(data, dict):
+        conn.error("bad_message", "A message must be a JSON object with a type", None)
+        return
+    seq = data.get("seq")
+    seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+    kind = data.get("type")
+    entry = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if entry is None:
+        shown = json.dumps(kind)[:40]
+        conn.error("unknown_type", f"Unknown message type {shown}", seq)
+        return
+    shape, handler = entry
+    try:
+        message = shape.model_validate(data)
+    except ValidationError as error:
+        conn.error("bad_message", _describe(error), seq)
+        return
+    if conn.token is None and kind != "hello":
+        conn.error("hello_first", "Say hello first, with your guest token", seq)
+        return
+    try:
+        await handler(conn, message)
+    except TableError as error:
+        conn.error(error.code, error.message, seq)
+    except Exception:
+        log.exception("%s failed", kind)
+        conn.error("server_error", "Something went wrong on the server; nothing changed", seq)
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "message"
+    return f"Bad field {where}: {first['msg'].lower()}"

@@ -1,0 +1,82 @@
+"""Every message the browser may send, one typed shape per ``type`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Level = Literal["easy", "normal", "expert"]
+Pace = Literal["relaxed", "quick"]
+
+
+class Intent(BaseModel):
+    """Fields every message may carry. Types are strict: ``"3"`` is not a number."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    seq: int | None = None
+    version: int | None = None
+
+
+class Hello(Intent):
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=200)
+
+
+class NewMatch(Intent):
+    type: Literal["new_match"]
+    level: Level
+    abandon: bool = False
+
+
+class SelectPass(Intent):
+    type: Literal["select_pass"]
+    cards: list[str] = Field(max_length=3)
+
+
+class ConfirmPass(Intent):
+    type: Literal["confirm_pass"]
+    cards: list[str] = Field(min_length=3, max_length=3)
+
+
+class Continue(Intent):
+    type: Literal["continue"]
+
+
+class Play(Intent):
+    type: Literal["play"]
+    card: str
+
+
+class Undo(Intent):
+    type: Literal["undo"]
+
+
+class RestartHand(Intent):
+    type: Literal["restart_hand"]
+
+
+class Hint(Intent):
+    type: Literal["hint"]
+
+
+class Claim(Intent):
+    type: Literal["claim"]
+
+
+class Pause(Intent):
+    type: Literal["pause"]
+
+
+class Resume(Intent):
+    type: Literal["resume"]
+
+
+class SetPace(Intent):
+    type: Literal["set_pace"]
+    pace: Pace
+
+
+class NextHand(Intent):
+    type: Literal["next_hand"]

@@ -1,0 +1,153 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real server.
+
+The server runs as a subprocess (``hearts serve``) on a free loopback port
+with its own data folder, so a test can kill it and start it again on the
+same database.  Each test gets a fresh browser profile, hence a new guest.
+Screenshots go to ``test-artifacts/`` at the project root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if chromium_path() is not None:
+        return
+    if os.environ.get("HEARTS_REQUIRE_BROWSER") == "1":
+        raise pytest.UsageError("Chromium is required (make test installs Debian's chromium)")
+    skip = pytest.mark.skip(reason="Debian's chromium is not installed (make test installs it)")
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """A ``hearts serve`` process that can be killed and started again on the same data."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "HEARTS_TEST_FAST": "1"}
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hearts.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--data-dir",
+                str(self.data_dir),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.data_dir / "server.log", "ab"),  # noqa: SIM115
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start; see " + str(self.data_dir / "server.log"))
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to save anything that was not already committed."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def page(server: Server) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    assert executable is not None
+    profile = tempfile.mkdtemp(prefix="hearts-chromium-")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=executable,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1280, "height": 800},
+        )
+        context.set_default_timeout(15_000)
+        tab = context.new_page()
+        tab.goto(server.url + "/")
+        try:
+            yield tab
+        finally:
+            context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def screenshot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]

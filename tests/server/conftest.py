@@ -1,0 +1,73 @@
+"""Fixtures: a fresh SQLite database per test, bots acting at once, a stand-in web folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from player import Player, new_guest
+
+from hearts.server.app import create_app
+from hearts.server.routes.pages import HELP_PAGES
+from hearts.server.settings import Settings
+
+
+@pytest.fixture
+def web_dir(tmp_path: Path) -> Path:
+    web = tmp_path / "web"
+    (web / "help").mkdir(parents=True)
+    (web / "static").mkdir()
+    (web / "index.html").write_text("<title>Hearts</title>", encoding="utf-8")
+    (web / "replay.html").write_text("<title>Replay</title>", encoding="utf-8")
+    (web / "static" / "app.js").write_text("export {};", encoding="utf-8")
+    for page in HELP_PAGES:
+        (web / "help" / f"{page}.html").write_text(f"<h1>{page}</h1>", encoding="utf-8")
+    return web
+
+
+@pytest.fixture
+def settings(tmp_path: Path, web_dir: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data",
+        bot_workers=2,
+        bot_processes=False,
+        pace_scale=0.0,
+        web_dir=web_dir,
+    )
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same deals on every run."""
+    monkeypatch.setattr("hearts.match.secrets.randbits", lambda bits: 20241129)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def paced_client(settings: Settings) -> Iterator[TestClient]:
+    """Bots wait as in a real game (0.9 s at the relaxed pace): time to act before them."""
+    paced = settings.with_changes(pace_scale=1.0)
+    with TestClient(create_app(paced)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def token(client: TestClient) -> str:
+    return new_guest(client)
+
+
+@pytest.fixture
+def player(client: TestClient, token: str) -> Iterator[Player]:
+    with client.websocket_connect("/ws") as socket:
+        tab = Player(socket)
+        tab.send("hello", token=token)
+        message = tab.receive()
+        assert message == {"type": "state", "version": 0, "table": None}
+        yield tab
