@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-server
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest browser bench clean
 
 # The virtual environment is rebuilt whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -32,8 +32,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
-	$(BIN)/python -m pytest -q
+# Debian's Chromium for the browser tests (installed with apt-get when missing, as root).
+browser:
+	sh scripts/ensure-chromium.sh
+
+# HEARTS_REQUIRE_BROWSER=1: a missing Chromium fails the browser tests instead of skipping them.
+pytest: $(STAMP) browser
+	HEARTS_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q
 
 test: lint typecheck pytest
 

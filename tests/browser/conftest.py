@@ -8,6 +8,7 @@ Screenshots go to ``test-artifacts/`` at the project root.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -17,13 +18,14 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
+PACE_SCALE = "0.05"
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -70,7 +72,9 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "HEARTS_TEST_FAST": "1"}
+        # Bots act after a twentieth of the usual pause: fast, yet every state
+        # still reaches the page one at a time and in order.
+        env = {**os.environ, "HEARTS_PACE_SCALE": PACE_SCALE, "HEARTS_BOT_WORKERS": "2"}
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -87,6 +91,8 @@ class Server:
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=open(self.data_dir / "server.log", "ab"),  # noqa: SIM115
+            # Its own process group: kill() takes the bot worker processes down with it.
+            start_new_session=True,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -101,7 +107,8 @@ class Server:
     def kill(self) -> None:
         """SIGKILL: no chance to save anything that was not already committed."""
         if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
             self.process = None
 
@@ -110,6 +117,8 @@ class Server:
             self.process.terminate()
             try:
                 self.process.wait(timeout=10)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)  # any worker left behind
             except subprocess.TimeoutExpired:
                 self.kill()
             self.process = None
@@ -125,11 +134,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture
 def page(server: Server) -> Iterator[object]:
+    """A tab on the game page; it fails the test if the page throws (``pageerror``)."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium_path()
     assert executable is not None
     profile = tempfile.mkdtemp(prefix="hearts-chromium-")
+    errors: list[str] = []
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             profile,
@@ -139,15 +150,25 @@ def page(server: Server) -> Iterator[object]:
             viewport={"width": 1280, "height": 800},
         )
         context.set_default_timeout(15_000)
-        tab = context.new_page()
+        tab = context.pages[0] if context.pages else context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.page_errors = errors  # type: ignore[attr-defined]  # for tests that look mid-way
         tab.goto(server.url + "/")
         try:
             yield tab
         finally:
             context.close()
             shutil.rmtree(profile, ignore_errors=True)
+    assert errors == [], f"errors on the page: {errors}"
 
 
 def screenshot(page: object, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+@pytest.fixture(name="screenshot")
+def screenshot_fixture() -> Callable[[object, str], None]:
+    """``screenshot(page, name)``: test-artifacts/<name>.png (a fixture: two conftest modules
+    share the name, so tests do not import from this one)."""
+    return screenshot

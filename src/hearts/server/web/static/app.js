@@ -41,9 +41,9 @@ const socket = new TableSocket({ onMessage, onStatus });
 // `version`; a selection (idempotent) and pause/hint/pace do not.
 const VERSIONED = new Set(["confirm_pass", "continue", "play", "undo", "restart_hand", "claim", "next_hand"]);
 
-function send(type, fields = {}) {
+function send(type, fields = {}, { versioned = true } = {}) {
   const msg = { type, ...fields };
-  if (VERSIONED.has(type) && Number.isInteger(version)) msg.version = version;
+  if (versioned && VERSIONED.has(type) && Number.isInteger(version)) msg.version = version;
   const seq = socket.send(msg);
   if (seq === null) showMessage("Not connected. Reconnecting…");
   return seq;
@@ -405,6 +405,13 @@ async function withUnrankedNotice(type) {
     });
     if (!yes) return;
     ui.undoWarned = true;
+    // Closing the notice has just sent `resume` (the dialog paused the game), so
+    // the version we hold is already old, and the computers may move at once:
+    // send it without a version. The socket keeps the order, so it comes right
+    // after `resume`; going back to before our own last decision is the same
+    // whatever the computers did meanwhile, and the dialog rules out a double click.
+    send(type, {}, { versioned: false });
+    return;
   }
   send(type);
 }
@@ -465,7 +472,11 @@ function wire() {
 
   $("btn-pass").addEventListener("click", () => {
     if (ui.selection.size !== 3) { showMessage("Choose exactly three cards to pass.", "error"); return; }
-    send("confirm_pass", { cards: sortCards([...ui.selection]) });
+    // No version: our own select_pass messages and the computers' passes (made
+    // in the background while we choose) move the table's version on, so the one
+    // we hold is often already old. The pass names its three cards, and the
+    // rules refuse a second pass.
+    send("confirm_pass", { cards: sortCards([...ui.selection]) }, { versioned: false });
   });
   $("btn-continue").addEventListener("click", () => send("continue"));
   $("btn-claim").addEventListener("click", () => send("claim"));
