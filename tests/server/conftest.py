@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,9 @@ def web_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(tmp_path: Path, web_dir: Path) -> Settings:
     return Settings(
+        # HEARTS_TEST_DATABASE_URL runs the server tests on another database
+        # (e.g. PostgreSQL); by default each test has its own SQLite file.
+        database_url=os.environ.get("HEARTS_TEST_DATABASE_URL", ""),
         data_dir=tmp_path / "data",
         bot_workers=2,
         bot_processes=False,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-
+import sqlalchemy
 from fastapi.testclient import TestClient
 from player import Player, new_guest
 
@@ -64,6 +63,11 @@ def test_the_seed_and_hidden_cards_stay_in_the_database(settings: Settings) -> N
             player.receive()
             player.start()
             assert "seed" not in (player.table or {})
-    with sqlite3.connect(settings.data_dir / "hearts.db") as db:
-        status, seed, version = db.execute("SELECT status, seed, version FROM matches").fetchone()
+    engine = sqlalchemy.create_engine(settings.db_url)
+    with engine.connect() as db:
+        status, seed, version = db.execute(
+            sqlalchemy.text("SELECT status, seed, version FROM matches WHERE owner_token = :owner"),
+            {"owner": token},
+        ).one()
+    engine.dispose()
     assert status == "active" and seed == 20241129 and version == player.version
