@@ -39,9 +39,9 @@ def test_a_hand_of_legal_and_repeatable_decisions(level: str) -> None:
         assert decision == bot.decide(match.view(seat), random.Random(seat))
         match.confirm_pass(seat, list(decision.cards))
     while match.phase is Phase.PLAYING:
-        seat = match.turn
-        assert seat is not None
-        view = match.view(seat)
+        turn = match.turn
+        assert turn is not None
+        view = match.view(turn)
         decision = bot.decide(view, random.Random(len(view.plays)))
         assert decision.kind == "play" and decision.cards[0] in view.legal
         assert decision == bot.decide(view, random.Random(len(view.plays)))
