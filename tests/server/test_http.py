@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 from player import Player
 
 from hearts import Match, read_record, write_record
-from hearts.server.routes.pages import HELP_PAGES
+from hearts.server.app import create_app
+from hearts.server.routes import pages
+from hearts.server.routes.pages import HELP_PAGES, HELP_TITLES
+from hearts.server.settings import Settings
 
 
 def test_health(client: TestClient) -> None:
@@ -20,6 +25,19 @@ def test_pages(client: TestClient, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("page", HELP_PAGES)
+def test_help_pages_share_one_frame(settings: Settings, page: str) -> None:
+    # The real web folder: each article is served inside help/_layout.html.
+    real = settings.with_changes(web_dir=Path(pages.__file__).parents[1] / "web")
+    with TestClient(create_app(real)) as client:
+        html = client.get(f"/help/{page}").text
+        assert client.get("/help/_layout").status_code == 404
+    assert html.startswith("<!doctype html>") and "$" not in html.split("<main>")[0]
+    assert f'<a href="/help/{page}" aria-current="page">{HELP_TITLES[page]}</a>' in html
+    assert html.count('aria-current="page"') == 1
+    assert html.count("<h1>") == 1
 
 
 def test_unknown_help_page(client: TestClient) -> None:

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from string import Template
 from typing import Final
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
 
 from hearts.server.routes.deps import SettingsDep
 
-HELP_PAGES: Final = (
-    "rules",
-    "first-game",
-    "strategy",
-    "mistakes",
-    "adjudications",
-    "history",
-    "faq",
-)
+HELP_TITLES: Final = {
+    "rules": "Rules",
+    "first-game": "Your first game",
+    "strategy": "Strategy",
+    "mistakes": "Common mistakes",
+    "adjudications": "Our adjudications",
+    "history": "History",
+    "faq": "FAQ",
+}
+HELP_PAGES: Final = tuple(HELP_TITLES)
 
 router = APIRouter()
 
@@ -40,10 +42,27 @@ def replay_page(settings: SettingsDep) -> FileResponse:
 
 
 @router.get("/help/{page}", include_in_schema=False)
-def help_page(page: str, settings: SettingsDep) -> FileResponse:
-    if page not in HELP_PAGES:
+def help_page(page: str, settings: SettingsDep) -> HTMLResponse:
+    """The page's article in the help frame shared by all of them (``help/_layout.html``)."""
+    if page not in HELP_TITLES:
         raise HTTPException(status_code=404, detail="No such help page")
-    return _page(settings.web_dir / "help" / f"{page}.html")
+    folder = settings.web_dir / "help"
+    article = folder / f"{page}.html"
+    if not article.is_file():
+        raise HTTPException(status_code=404, detail="No such page")
+    content = article.read_text(encoding="utf-8")
+    layout = folder / "_layout.html"
+    if not layout.is_file():
+        return HTMLResponse(content)
+    current = ' aria-current="page"'
+    nav = "\n".join(
+        f'        <li><a href="/help/{slug}"{current if slug == page else ""}>{title}</a></li>'
+        for slug, title in HELP_TITLES.items()
+    )
+    html = Template(layout.read_text(encoding="utf-8")).substitute(
+        title=HELP_TITLES[page], nav=nav, content=content
+    )
+    return HTMLResponse(html)
 
 
 @router.get("/healthz", response_class=PlainTextResponse)
