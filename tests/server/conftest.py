@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from player import Player, new_guest
+from player import Player, connect, new_guest
 
 from hearts.server.app import create_app
 from hearts.server.routes.pages import HELP_PAGES
@@ -69,9 +69,9 @@ def token(client: TestClient) -> str:
 
 @pytest.fixture
 def player(client: TestClient, token: str) -> Iterator[Player]:
-    with client.websocket_connect("/ws") as socket:
+    with connect(client) as socket:
         tab = Player(socket)
-        tab.send("hello", token=token)
+        tab.send("hello")
         message = tab.receive()
         assert message == {"type": "state", "version": 0, "table": None}
         yield tab

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Callable
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, Final
 
+import httpx
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+
+from hearts.server.security import SESSION_COOKIE
 
 Table = dict[str, Any]
 
@@ -74,8 +80,37 @@ class Player:
         )
 
 
+ORIGIN: Final = {"origin": "http://testserver"}
+"""The Origin a page of the test server sends with its WebSocket handshake."""
+
+
+def connect(client: TestClient) -> AbstractContextManager[WebSocketTestSession]:
+    """A WebSocket as a page of this site opens it (the client's cookies go along)."""
+    return client.websocket_connect("/ws", headers=ORIGIN)
+
+
+def csrf(client: TestClient) -> str:
+    token: str = client.get("/api/session").json()["csrf"]
+    return token
+
+
+def post(client: TestClient, url: str, body: Any = None) -> httpx.Response:
+    """A POST as the page sends it: with the session's CSRF token."""
+    return client.post(url, json=body, headers={"X-CSRF-Token": csrf(client)})
+
+
+def session_data(client: TestClient) -> dict[str, Any]:
+    """What the signed session cookie holds (signed, not encrypted: tests may read it)."""
+    cookie = client.cookies.get(SESSION_COOKIE)
+    assert cookie, "no session cookie"
+    payload = cookie.split(".", 1)[0]
+    data: dict[str, Any] = json.loads(base64.b64decode(payload))
+    return data
+
+
 def new_guest(client: TestClient) -> str:
-    response = client.post("/api/guest")
-    assert response.status_code == 200
-    token: str = response.json()["token"]
+    """Make the client's session a guest; returns the player's token (as the database knows it)."""
+    response = post(client, "/api/guest")
+    assert response.status_code == 200, response.text
+    token: str = session_data(client)["player"]
     return token

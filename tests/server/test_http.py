@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from player import Player
+from player import Player, csrf, post
 
 from hearts import Match, read_record, write_record
 from hearts.server.app import create_app
@@ -50,28 +50,19 @@ def test_static_files(client: TestClient) -> None:
     assert client.get("/static/missing.js").status_code == 404
 
 
-def test_guests_get_distinct_tokens(client: TestClient) -> None:
-    first = client.post("/api/guest").json()["token"]
-    second = client.post("/api/guest").json()["token"]
-    assert first != second and len(first) >= 20
-
-
-def test_record_export_leaves_out_the_hand_in_play(
-    client: TestClient, player: Player, token: str
-) -> None:
-    assert client.get("/api/match/record", params={"token": token}).status_code == 404
-    assert client.get("/api/match/record", params={"token": "nobody"}).status_code == 404
+def test_record_export_leaves_out_the_hand_in_play(client: TestClient, player: Player) -> None:
+    assert client.get("/api/match/record").status_code == 404
     player.start()
-    response = client.get("/api/match/record", params={"token": token})
+    response = client.get("/api/match/record")
     assert response.status_code == 409
     from test_socket_play import play_hand
 
     play_hand(player)
-    record = client.get("/api/match/record", params={"token": token}).json()
+    record = client.get("/api/match/record").json()
     assert len(record["hands"]) == 1 and record["meta"]["level"] == "easy"
     player.send("next_hand")
     player.until(lambda t: t["hand_number"] == 2)
-    record = client.get("/api/match/record", params={"token": token}).json()
+    record = client.get("/api/match/record").json()
     assert len(record["hands"]) == 1  # hand 2 is in play: its deal stays hidden
     assert read_record(record).hand_number == 1
 
@@ -82,7 +73,7 @@ def test_replay_frames(client: TestClient) -> None:
         match.confirm_pass(seat, list(match.holding(seat))[:3])
     while match.phase.value == "playing":
         match.play(match.legal_moves()[0])
-    response = client.post("/api/replay", json=write_record(match))
+    response = post(client, "/api/replay", write_record(match))
     assert response.status_code == 200
     frames = response.json()
     hand = frames["hands"][0]
@@ -96,10 +87,11 @@ def test_replay_frames(client: TestClient) -> None:
 def test_replay_refuses_a_bad_record(client: TestClient) -> None:
     record = write_record(Match(seed=5))
     record["hands"][0]["plays"] = ["3C"]
-    response = client.post("/api/replay", json=record)
+    response = post(client, "/api/replay", record)
     assert response.status_code == 400
     assert "hand 1" in response.json()["detail"]
-    response = client.post("/api/replay", content=b"{oops")
+    headers = {"X-CSRF-Token": csrf(client)}
+    response = client.post("/api/replay", content=b"{oops", headers=headers)
     assert response.status_code == 400 and response.json()["detail"] == "not JSON"
-    response = client.post("/api/replay", content=b" " * (2 * 1024 * 1024 + 1))
+    response = client.post("/api/replay", content=b" " * (2 * 1024 * 1024 + 1), headers=headers)
     assert response.status_code == 413

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy
 from fastapi.testclient import TestClient
-from player import Player, new_guest
+from player import Player, connect, new_guest
 
 from hearts.server.app import create_app
 from hearts.server.settings import Settings
@@ -13,9 +13,10 @@ from hearts.server.settings import Settings
 def test_a_match_continues_after_a_restart(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         token = new_guest(client)
-        with client.websocket_connect("/ws") as socket:
+        cookies = dict(client.cookies)
+        with connect(client) as socket:
             player = Player(socket)
-            player.send("hello", token=token)
+            player.send("hello")
             player.receive()
             player.pass_and_continue(player.start())
             table = player.my_turn()
@@ -28,9 +29,9 @@ def test_a_match_continues_after_a_restart(settings: Settings) -> None:
             before, version = player.table, player.version
 
     # A new app on the same database file, as after kill -9 and a restart.
-    with TestClient(create_app(settings)) as client, client.websocket_connect("/ws") as socket:
+    with TestClient(create_app(settings), cookies=cookies) as client, connect(client) as socket:
         player = Player(socket)
-        player.send("hello", token=token)
+        player.send("hello")
         after = player.state()
     assert player.version == version
     assert before is not None
@@ -41,25 +42,27 @@ def test_a_match_continues_after_a_restart(settings: Settings) -> None:
 def test_an_unconfirmed_pass_selection_is_restored(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         token = new_guest(client)
-        with client.websocket_connect("/ws") as socket:
+        cookies = dict(client.cookies)
+        with connect(client) as socket:
             player = Player(socket)
-            player.send("hello", token=token)
+            player.send("hello")
             player.receive()
             table = player.start()
             player.send("select_pass", cards=table["hand"][4:6])
             selected = player.state()["pass_selection"]
-    with TestClient(create_app(settings)) as client, client.websocket_connect("/ws") as socket:
+    with TestClient(create_app(settings), cookies=cookies) as client, connect(client) as socket:
         player = Player(socket)
-        player.send("hello", token=token)
+        player.send("hello")
         assert player.state()["pass_selection"] == selected == table["hand"][4:6]
 
 
 def test_the_seed_and_hidden_cards_stay_in_the_database(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         token = new_guest(client)
-        with client.websocket_connect("/ws") as socket:
+        cookies = dict(client.cookies)
+        with connect(client) as socket:
             player = Player(socket)
-            player.send("hello", token=token)
+            player.send("hello")
             player.receive()
             player.start()
             assert "seed" not in (player.table or {})

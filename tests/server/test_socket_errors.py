@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 
 from fastapi.testclient import TestClient
-from player import Player, new_guest
+from starlette.websockets import WebSocketDisconnect
+from player import ORIGIN, Player, connect, new_guest
+
+from hearts.server.security import SESSION_COOKIE
 
 
 def still_works(player: Player) -> None:
@@ -13,18 +16,45 @@ def still_works(player: Player) -> None:
     assert player.state()["pace"] == "quick"
 
 
-def test_unknown_token(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as socket:
+def refused(client: TestClient, headers: dict[str, str]) -> bool:
+    """Whether the WebSocket handshake is refused (HTTP 403 before accept)."""
+    try:
+        with client.websocket_connect("/ws", headers=headers):
+            return False
+    except WebSocketDisconnect as closed:
+        return closed.code == 1008
+
+
+def test_the_socket_needs_a_session(client: TestClient) -> None:
+    assert refused(client, ORIGIN)  # no cookie yet
+    client.cookies.set(SESSION_COOKIE, "forged.cookie.value")
+    assert refused(client, ORIGIN)
+    client.cookies.clear()
+    new_guest(client)
+    assert not refused(client, ORIGIN)
+
+
+def test_the_socket_checks_the_origin(client: TestClient) -> None:
+    new_guest(client)
+    assert refused(client, {})
+    assert refused(client, {"origin": "https://evil.example"})
+    assert refused(client, {"origin": "http://testserver.evil.example"})
+    assert not refused(client, {"origin": "http://testserver"})
+
+
+def test_a_hello_token_is_ignored(client: TestClient) -> None:
+    # Tokens are no longer credentials: someone else's token in hello changes nothing.
+    other = new_guest(client)
+    client.cookies.clear()
+    new_guest(client)
+    with connect(client) as socket:
         player = Player(socket)
-        player.send("hello", token="nobody", seq=1)
-        error = player.error()
-        assert error["code"] == "bad_token" and error["seq"] == 1
-        player.send("hello", token=new_guest(client))
+        player.send("hello", token=other)
         assert player.receive() == {"type": "state", "version": 0, "table": None}
 
 
-def test_intent_before_hello(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as socket:
+def test_intent_before_hello(client: TestClient, token: str) -> None:
+    with connect(client) as socket:
         player = Player(socket)
         player.send("play", card="2C")
         assert player.error()["code"] == "hello_first"
@@ -96,11 +126,11 @@ def test_stale_version_changes_nothing(player: Player) -> None:
     assert table["phase"] == "passing" and table["passed"] is None
 
 
-def test_second_tab_sees_the_same_table(client: TestClient, player: Player, token: str) -> None:
+def test_second_tab_sees_the_same_table(client: TestClient, player: Player) -> None:
     player.start()
-    with client.websocket_connect("/ws") as socket:
+    with connect(client) as socket:
         other = Player(socket)
-        other.send("hello", token=token)
+        other.send("hello")
         table = other.state()
         assert other.version == player.version and table["hand"] == (player.table or {})["hand"]
         other.send("set_pace", pace="quick")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from fastapi.testclient import TestClient
-from player import Player, Table
+from player import Player, Table, connect, new_guest
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 
@@ -94,10 +94,11 @@ def test_illegal_play_says_why_and_changes_nothing(player: Player) -> None:
     assert player.state()["cards_left"][0] == 12
 
 
-def test_out_of_turn(paced_client: TestClient, token: str) -> None:
-    with paced_client.websocket_connect("/ws") as socket:
+def test_out_of_turn(paced_client: TestClient) -> None:
+    new_guest(paced_client)
+    with connect(paced_client) as socket:
         player = Player(socket)
-        player.send("hello", token=token)
+        player.send("hello")
         player.receive()
         player.send("set_pace", pace="relaxed")
         player.error()  # no match yet
@@ -216,10 +217,11 @@ def test_claim_finishes_the_hand(player: Player) -> None:
     assert sum(t["points"] for t in table["tricks"]) == 26
 
 
-def test_pause_stops_the_bots_until_resume(paced_client: TestClient, token: str) -> None:
-    with paced_client.websocket_connect("/ws") as socket:
+def test_pause_stops_the_bots_until_resume(paced_client: TestClient) -> None:
+    new_guest(paced_client)
+    with connect(paced_client) as socket:
         player = Player(socket)
-        player.send("hello", token=token)
+        player.send("hello")
         player.receive()
         player.pass_and_continue(player.start())
         table = player.my_turn()

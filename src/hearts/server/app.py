@@ -1,4 +1,4 @@
-"""The app factory: storage, the bot pool, the tables, routes, the socket and static files."""
+"""The app factory: storage, bots, tables, sessions, routes, the socket and static files."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from fastapi.staticfiles import StaticFiles
 
 from hearts import __version__
 from hearts.server.db.session import make_engine, make_sessions, upgrade
-from hearts.server.routes import api, pages
+from hearts.server.routes import accounts, api, pages, stats, testing
+from hearts.server.routes.deps import session_player
+from hearts.server.security import SessionCookies, origin_allowed, session_secret
 from hearts.server.settings import Settings
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.table import TableEnv
@@ -41,12 +43,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.add_middleware(SessionCookies, secret_key=session_secret(settings))
     app.include_router(pages.router)
+    app.include_router(accounts.router)
     app.include_router(api.router)
+    app.include_router(stats.router)
+    if settings.test_autoplay:
+        app.include_router(testing.router)
 
     @app.websocket("/ws")
     async def table_socket(socket: WebSocket) -> None:
-        await connection.serve(socket, socket.app.state.registry)
+        """Only for a page of this site (Origin) with a player in its session cookie."""
+        registry: TableRegistry = socket.app.state.registry
+        player = None
+        if origin_allowed(socket.headers, settings):
+            player = await session_player(registry.env.sessions, socket.session)
+        if player is None:
+            await socket.close(code=1008)  # before accept: the handshake gets HTTP 403
+            return
+        await connection.serve(socket, registry, player.token)
 
     app.mount(
         "/static",

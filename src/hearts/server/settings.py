@@ -34,6 +34,12 @@ class Settings:
     """HEARTS_PACE_SCALE: multiplies every pacing delay; 0 makes bots act at once (tests)."""
     web_dir: Path = WEB_DIR
     """HEARTS_WEB_DIR: the pages, help and static files."""
+    secret_key: str = ""
+    """HEARTS_SECRET_KEY: signs session cookies; default a key kept in ``<data_dir>/secret.key``."""
+    allowed_origins: tuple[str, ...] = ()
+    """HEARTS_ALLOWED_ORIGINS: more origins whose pages may open the WebSocket (comma-separated)."""
+    test_autoplay: bool = False
+    """HEARTS_TEST_AUTOPLAY: adds POST /api/test/autoplay to finish a match quickly (tests)."""
 
     @property
     def db_url(self) -> str:
@@ -60,9 +66,21 @@ class Settings:
         if "HEARTS_BOT_WORKERS" in env:
             values["bot_workers"] = max(1, int(env["HEARTS_BOT_WORKERS"]))
         if "HEARTS_BOT_PROCESSES" in env:
-            values["bot_processes"] = env["HEARTS_BOT_PROCESSES"].lower() in ("1", "true", "yes")
+            values["bot_processes"] = _flag(env["HEARTS_BOT_PROCESSES"])
         if "HEARTS_PACE_SCALE" in env:
             values["pace_scale"] = max(0.0, float(env["HEARTS_PACE_SCALE"]))
         if "HEARTS_WEB_DIR" in env:
             values["web_dir"] = Path(env["HEARTS_WEB_DIR"])
+        if "HEARTS_SECRET_KEY" in env:
+            values["secret_key"] = env["HEARTS_SECRET_KEY"]
+        if "HEARTS_ALLOWED_ORIGINS" in env:
+            origins = env["HEARTS_ALLOWED_ORIGINS"].split(",")
+            cleaned = (origin.strip().rstrip("/") for origin in origins)
+            values["allowed_origins"] = tuple(origin for origin in cleaned if origin)
+        if "HEARTS_TEST_AUTOPLAY" in env:
+            values["test_autoplay"] = _flag(env["HEARTS_TEST_AUTOPLAY"])
         return cls(**values)
+
+
+def _flag(text: str) -> bool:
+    return text.strip().lower() in ("1", "true", "yes")

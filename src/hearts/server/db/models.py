@@ -1,11 +1,22 @@
-"""The tables: guests and their matches. Portable types only (SQLite and PostgreSQL)."""
+"""The tables: players (guests and accounts), their matches, results and statistics.
+
+Portable types only (SQLite and PostgreSQL).
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -13,15 +24,29 @@ class Base(DeclarativeBase):
     pass
 
 
-class Guest(Base):
-    """A player without an account, known by a random token kept in the browser."""
+class Player(Base):
+    """Someone who plays: a guest, or an account once they sign up.
 
-    __tablename__ = "guests"
+    Signing up fills in the account columns of the guest's own row, so the
+    saved match and the statistics stay where they are.
+    """
+
+    __tablename__ = "players"
 
     token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """Random; kept only in the signed session cookie."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     current_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The match Play continues (not a foreign key: the two tables point at each other)."""
+    username: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """As typed at sign-up; None for a guest."""
+    username_key: Mapped[str | None] = mapped_column(
+        String(32), nullable=True, unique=True, index=True
+    )
+    """The username in lower case: the database keeps names unique regardless of case."""
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    signed_up_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ranking_points: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class MatchRow(Base):
@@ -30,7 +55,7 @@ class MatchRow(Base):
     __tablename__ = "matches"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    owner_token: Mapped[str] = mapped_column(ForeignKey("guests.token"), index=True)
+    owner_token: Mapped[str] = mapped_column(ForeignKey("players.token"), index=True)
     level: Mapped[str] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(16), index=True)
     """active, finished or abandoned (abandoned counts as a loss)."""
@@ -51,3 +76,61 @@ class MatchRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchResult(Base):
+    """How a finished or abandoned match went for its player.
+
+    Its primary key is the match: a second result for the same match is
+    refused by the database, so statistics and ranking points move once.
+    """
+
+    __tablename__ = "match_results"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    player_token: Mapped[str] = mapped_column(ForeignKey("players.token"), index=True)
+    level: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    """finished or abandoned."""
+    won: Mapped[bool] = mapped_column(Boolean)
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    final_score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The player's total at the end; None for an abandoned match."""
+    hands: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    moons: Mapped[int] = mapped_column(Integer)
+    queens: Mapped[int] = mapped_column(Integer)
+    ranking_points: Mapped[int] = mapped_column(Integer)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerStats(Base):
+    """Running statistics of one player at one level ("all" sums every level)."""
+
+    __tablename__ = "player_stats"
+
+    player_token: Mapped[str] = mapped_column(ForeignKey("players.token"), primary_key=True)
+    level: Mapped[str] = mapped_column(String(16), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[int] = mapped_column(Integer, default=0)
+    """Matches played to the end: the average final score is over these."""
+    final_score_sum: Mapped[int] = mapped_column(Integer, default=0)
+    best_winning_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    moons: Mapped[int] = mapped_column(Integer, default=0)
+    queens: Mapped[int] = mapped_column(Integer, default=0)
+    current_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class AuthFailure(Base):
+    """A failed sign-in, kept for a while to throttle guessing (by account and by address)."""
+
+    __tablename__ = "auth_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(128), index=True)
+    """``user:<username in lower case>`` or ``addr:<client address>``."""
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -12,7 +12,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from hearts.server.db.models import Guest, MatchRow
+from hearts.server.db.models import MatchRow, Player
+from hearts.server.db.results import record_result
+from hearts.server.results import Outcome
 
 Sessions = sessionmaker[Session]
 
@@ -65,51 +67,60 @@ def _to_data(row: MatchRow) -> MatchData:
 
 
 def create_guest(sessions: Sessions) -> str:
+    """A new player without an account; returns its token."""
     token = secrets.token_urlsafe(24)
     with sessions.begin() as session:
-        session.add(Guest(token=token, created_at=now()))
+        session.add(Player(token=token, created_at=now(), ranking_points=0))
     return token
 
 
-def guest_exists(sessions: Sessions, token: str) -> bool:
+def player_exists(sessions: Sessions, token: str) -> bool:
     with sessions() as session:
-        return session.get(Guest, token) is not None
+        return session.get(Player, token) is not None
 
 
 def current_match(sessions: Sessions, token: str) -> MatchData | None:
-    """The guest's match that Play continues (active or finished), if any."""
+    """The player's match that Play continues (active or finished), if any."""
     with sessions() as session:
-        guest = session.get(Guest, token)
-        if guest is None or guest.current_match_id is None:
+        player = session.get(Player, token)
+        if player is None or player.current_match_id is None:
             return None
-        row = session.get(MatchRow, guest.current_match_id)
+        row = session.get(MatchRow, player.current_match_id)
         return None if row is None else _to_data(row)
 
 
-def start_match(sessions: Sessions, data: MatchData, replaced: str | None, abandon: bool) -> None:
-    """Insert a new match and make it the guest's current one.
+def start_match(
+    sessions: Sessions, data: MatchData, replaced: str | None, abandoned: Outcome | None
+) -> None:
+    """Insert a new match and make it the player's current one.
 
-    The match it replaces is marked abandoned (``abandon``) or, when it held
-    no decision of the player, deleted: nothing happened in it.
+    The match it replaces is marked abandoned when ``abandoned`` gives its
+    result (a loss, counted in the same transaction) or, when it held no
+    decision of the player, deleted: nothing happened in it.
     """
     with sessions.begin() as session:
         if replaced is not None:
             old = session.get(MatchRow, replaced)
-            if old is not None and abandon:
-                old.status = "abandoned"
-                old.version += 1
-                old.updated_at = old.finished_at = now()
+            if old is not None and abandoned is not None:
+                if old.status == "active":
+                    old.status = "abandoned"
+                    old.version += 1
+                    old.updated_at = old.finished_at = now()
+                    record_result(session, old.id, old.owner_token, abandoned)
             elif old is not None and old.status == "active":
                 session.delete(old)
         session.add(MatchRow(**{name: getattr(data, name) for name in _FIELDS}))
-        guest = session.get(Guest, data.owner_token)
-        if guest is None:
-            raise LookupError("no such guest")
-        guest.current_match_id = data.id
+        player = session.get(Player, data.owner_token)
+        if player is None:
+            raise LookupError("no such player")
+        player.current_match_id = data.id
 
 
-def save_match(sessions: Sessions, data: MatchData) -> None:
-    """Write every field of ``data`` to its row."""
+def save_match(sessions: Sessions, data: MatchData, result: Outcome | None = None) -> None:
+    """Write every field of ``data`` to its row; with ``result``, count the finished match.
+
+    Both happen in one transaction: a match is never finished without its result.
+    """
     with sessions.begin() as session:
         row = session.get(MatchRow, data.id)
         if row is None:
@@ -117,6 +128,9 @@ def save_match(sessions: Sessions, data: MatchData) -> None:
         for name in _FIELDS:
             if name not in ("id", "owner_token", "created_at"):
                 setattr(row, name, getattr(data, name))
+        if result is not None:
+            session.flush()
+            record_result(session, data.id, data.owner_token, result)
 
 
 def save_clock(

@@ -1,4 +1,4 @@
-"""The JSON API: a new guest, the current match's record, a record's replay."""
+"""The JSON API of the game: the current match's record, a record's replay."""
 
 from __future__ import annotations
 
@@ -6,31 +6,23 @@ import asyncio
 import json
 from typing import Any, Final
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 
 from hearts.match import Phase
 from hearts.record import RecordError, write_record
-from hearts.server.db import store
 from hearts.server.replay import replay_frames
-from hearts.server.routes.deps import RegistryDep
+from hearts.server.routes.deps import CurrentPlayer, RegistryDep
+from hearts.server.security import check_csrf
 
 MAX_REPLAY_BYTES: Final = 2 * 1024 * 1024
 
-router = APIRouter(prefix="/api")
-
-
-@router.post("/guest")
-async def new_guest(registry: RegistryDep) -> dict[str, str]:
-    token = await asyncio.to_thread(store.create_guest, registry.env.sessions)
-    return {"token": token}
+router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)])
 
 
 @router.get("/match/record")
-async def match_record(token: str, registry: RegistryDep) -> dict[str, Any]:
+async def match_record(player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
     """The current match as hearts-record/1, without the hand still in play (its hidden cards)."""
-    if not await registry.guest_exists(token):
-        raise HTTPException(status_code=404, detail="Unknown guest")
-    table = await registry.table_for(token)
+    table = await registry.table_for(player.token)
     if table is None:
         raise HTTPException(status_code=404, detail="No match yet")
     async with table.lock:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request
 
+from hearts.server.db import players
+from hearts.server.db.players import PlayerInfo, Sessions
 from hearts.server.settings import Settings
 from hearts.server.tables.registry import TableRegistry
 
@@ -20,5 +23,51 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
+def get_sessions(request: Request) -> Sessions:
+    registry: TableRegistry = request.app.state.registry
+    return registry.env.sessions
+
+
 RegistryDep = Annotated[TableRegistry, Depends(get_registry)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+SessionsDep = Annotated[Sessions, Depends(get_sessions)]
+
+
+def session_player_sync(sessions: Sessions, session: dict[str, Any]) -> PlayerInfo | None:
+    """The player a session speaks for, if it still may.
+
+    An account's session must carry the account's fingerprint (set at sign-in
+    or sign-up): an old guest cookie of the same player does not.
+    """
+    token = session.get("player")
+    if not isinstance(token, str):
+        return None
+    info = players.player_info(sessions, token)
+    if info is None or (not info.guest and session.get("auth") != info.fingerprint):
+        return None
+    return info
+
+
+async def session_player(sessions: Sessions, session: dict[str, Any]) -> PlayerInfo | None:
+    return await asyncio.to_thread(session_player_sync, sessions, session)
+
+
+async def get_player(request: Request, sessions: SessionsDep) -> PlayerInfo:
+    info = await session_player(sessions, request.session)
+    if info is None:
+        raise HTTPException(status_code=401, detail="No player in this session: reload the page")
+    return info
+
+
+async def get_optional_player(request: Request, sessions: SessionsDep) -> PlayerInfo | None:
+    return await session_player(sessions, request.session)
+
+
+CurrentPlayer = Annotated[PlayerInfo, Depends(get_player)]
+OptionalPlayer = Annotated[PlayerInfo | None, Depends(get_optional_player)]
+
+
+def player_json(info: PlayerInfo | None) -> dict[str, Any] | None:
+    if info is None:
+        return None
+    return {"name": info.name, "guest": info.guest, "ranking_points": info.ranking_points}

@@ -1,4 +1,4 @@
-"""The pages: the game, the replay viewer and the help (files of the web folder)."""
+"""The pages: the game, the replay viewer, account, statistics, leaderboard and help."""
 
 from __future__ import annotations
 
@@ -39,6 +39,21 @@ def game_page(settings: SettingsDep) -> FileResponse:
 @router.get("/replay", include_in_schema=False)
 def replay_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "replay.html")
+
+
+@router.get("/account", include_in_schema=False)
+def account_page(settings: SettingsDep) -> FileResponse:
+    return _page(settings.web_dir / "account.html")
+
+
+@router.get("/stats", include_in_schema=False)
+def stats_page(settings: SettingsDep) -> FileResponse:
+    return _page(settings.web_dir / "stats.html")
+
+
+@router.get("/leaderboard", include_in_schema=False)
+def leaderboard_page(settings: SettingsDep) -> FileResponse:
+    return _page(settings.web_dir / "leaderboard.html")
 
 
 @router.get("/help/{page}", include_in_schema=False)

@@ -13,32 +13,27 @@ from hearts.server.tables.table import Listener, Table, TableEnv
 
 
 class TableRegistry:
-    """Each guest's current table, loaded from the database on first use."""
+    """Each player's current table, loaded from the database on first use."""
 
     def __init__(self, env: TableEnv) -> None:
         self.env = env
-        self._by_guest: dict[str, Table] = {}
-        self._guest_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-
-    async def guest_exists(self, token: str) -> bool:
-        if token in self._by_guest:
-            return True
-        return await asyncio.to_thread(store.guest_exists, self.env.sessions, token)
+        self._by_player: dict[str, Table] = {}
+        self._player_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def table_for(self, token: str) -> Table | None:
-        """The guest's current match (active or finished), or None before the first."""
-        async with self._guest_locks[token]:
+        """The player's current match (active or finished), or None before the first."""
+        async with self._player_locks[token]:
             return await self._load(token)
 
     async def _load(self, token: str) -> Table | None:
-        table = self._by_guest.get(token)
+        table = self._by_player.get(token)
         if table is not None:
             return table
         data = await asyncio.to_thread(store.current_match, self.env.sessions, token)
         if data is None:
             return None
         table = Table.restore(data, self.env)
-        self._by_guest[token] = table
+        self._by_player[token] = table
         return table
 
     async def new_match(
@@ -47,14 +42,14 @@ class TableRegistry:
         """Start a match for ``token``; the one it replaces is abandoned (a loss) or dropped."""
         if level not in PLAYER_LEVELS:
             raise TableError("bad_message", "The level is easy, normal or expert")
-        async with self._guest_locks[token]:
+        async with self._player_locks[token]:
             old = await self._load(token)
             if old is None:
                 table = Table.new(token, level, PACES[0], 1, self.env)
                 await asyncio.to_thread(
-                    store.start_match, self.env.sessions, table.data, None, False
+                    store.start_match, self.env.sessions, table.data, None, None
                 )
-                self._by_guest[token] = table
+                self._by_player[token] = table
                 await table.subscribe(0, listener)
                 return table
             async with old.lock:
@@ -69,17 +64,18 @@ class TableRegistry:
                         "Starting a new match abandons this one, and that counts as a loss",
                     )
                 table = Table.new(token, level, old.data.pace, old.version + 1, self.env)
+                lost = old.result(abandoned=True) if counts else None
                 await asyncio.to_thread(
-                    store.start_match, self.env.sessions, table.data, old.data.id, counts
+                    store.start_match, self.env.sessions, table.data, old.data.id, lost
                 )
                 old.close()
                 if counts:
                     old.data.status = "abandoned"
                 listeners = old.listeners
                 old.listeners = {seat: [] for seat in listeners}
-            self._by_guest[token] = table
+            self._by_player[token] = table
             await table.subscribe(0, listener)
-            # Every other socket of the guest follows to the new match.
+            # Every other socket of the player follows to the new match.
             for seat, seat_listeners in listeners.items():
                 for each in seat_listeners:
                     if each is not listener:
@@ -88,16 +84,16 @@ class TableRegistry:
 
     async def leave(self, token: str, listener: Listener) -> None:
         """A socket closed: stop listening, and forget an idle table."""
-        async with self._guest_locks[token]:
-            table = self._by_guest.get(token)
+        async with self._player_locks[token]:
+            table = self._by_player.get(token)
             if table is None:
                 return
             await table.unsubscribe(listener)
             if not table.has_listeners() and not table.bots_busy():
                 table.close()
-                del self._by_guest[token]
+                del self._by_player[token]
 
     def close(self) -> None:
-        for table in self._by_guest.values():
+        for table in self._by_player.values():
             table.close()
-        self._by_guest.clear()
+        self._by_player.clear()

@@ -60,6 +60,9 @@ def table_json(table: Table, seat: int) -> dict[str, Any]:
         "pace": data.pace,
         "elapsed_ms": table.elapsed_ms(),
         "ranked": data.ranked,
+        "ranking_points": (
+            table.result(seat).ranking_points if data.status == "finished" else None
+        ),
         "used_undo": data.used_undo,
         "can_undo": playable_or_over(data.status, data.paused) and can_undo(match, seat),
         "can_claim": playable and can_claim(match, seat),

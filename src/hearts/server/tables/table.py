@@ -24,6 +24,7 @@ from hearts.record import read_record, write_record
 from hearts.rules import SEATS
 from hearts.server.db import store
 from hearts.server.db.store import MatchData, Sessions, now
+from hearts.server.results import Outcome, outcome
 from hearts.server.tables.claim import can_claim, play_out
 from hearts.server.tables.pacing import PACES, bot_delay
 from hearts.server.tables.seats import SOLO_NAMES, Seat, TableError, human, solo_seats
@@ -54,6 +55,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: dict[int, list[Listener]] = {seat: [] for seat in SEATS}
         self._bot_task: asyncio.Task[None] | None = None
+        self.autoplaying = False
+        """Test-only (HEARTS_TEST_AUTOPLAY): a bot plays the person's seat to the end."""
 
     @classmethod
     def new(cls, token: str, level: str, pace: str, version: int, env: TableEnv) -> Table:
@@ -98,6 +101,11 @@ class Table:
     @property
     def version(self) -> int:
         return self.data.version
+
+    def result(self, seat: int = 0, *, abandoned: bool = False) -> Outcome:
+        """What the match counts for ``seat`` now that it is over (or abandoned)."""
+        data = self.data
+        return outcome(self.match, seat, data.level, data.ranked, abandoned=abandoned)
 
     def has_decision(self, seat: int = 0) -> bool:
         """Whether ``seat`` has decided anything in this match (undone decisions do not count)."""
@@ -290,8 +298,9 @@ class Table:
             phase_before = self.match.phase
             try:
                 mutate()
-                self._settle(phase_before)
-                await asyncio.to_thread(store.save_match, self.env.sessions, self.data)
+                finished = self._settle(phase_before)
+                result = self.result() if finished else None
+                await asyncio.to_thread(store.save_match, self.env.sessions, self.data, result)
             except IllegalMove as error:
                 self.match, self.data = match_before, data_before
                 raise TableError("illegal", human(str(error))) from None
@@ -301,9 +310,13 @@ class Table:
             self.broadcast()
             self._schedule_bots()
 
-    def _settle(self, phase_before: Phase) -> None:
-        """What follows from a change: the continue step, the end of the match, the row."""
+    def _settle(self, phase_before: Phase) -> bool:
+        """What follows from a change: the continue step, the end of the match, the row.
+
+        True when this change finished the match.
+        """
         data, match = self.data, self.match
+        finished = False
         if phase_before is Phase.PASSING and match.phase is Phase.PLAYING:
             data.awaiting_continue = True  # show the received cards before anyone plays
         elif match.phase is not Phase.PLAYING:
@@ -312,10 +325,12 @@ class Table:
             self._stop_clock()
             data.status = "finished"
             data.finished_at = now()
+            finished = True
         data.pass_selections = [match.pass_selection(seat).texts() for seat in SEATS]
         data.record = write_record(match)
         data.version += 1
         data.updated_at = now()
+        return finished
 
     def state_message(self, seat: int) -> dict[str, Any]:
         return {"type": "state", "version": self.data.version, "table": table_json(self, seat)}
@@ -332,7 +347,11 @@ class Table:
     def _bots_due(self) -> tuple[list[int], float] | None:
         """The bot seats that owe a decision now, and how long to wait before acting."""
         data, match = self.data, self.match
-        if data.status != "active" or data.paused or data.awaiting_continue:
+        if data.status != "active" or data.paused:
+            return None
+        if self.autoplaying and (data.awaiting_continue or match.phase is Phase.HAND_OVER):
+            return [], bot_delay(data.pace, False, self.env.pace_scale)  # press on
+        if data.awaiting_continue:
             return None
         if match.phase is Phase.PASSING:
             # Bots pass at once: their passes are hidden anyway.
@@ -376,7 +395,27 @@ class Table:
             await asyncio.sleep(wait)
         # A TableError: the table moved on meanwhile (undo, pause); the decision is dropped.
         with contextlib.suppress(TableError):
-            await self._change(version, lambda: self._apply(zip(seats, decisions, strict=True)))
+            if seats:
+                await self._change(version, lambda: self._apply(zip(seats, decisions, strict=True)))
+            else:
+                await self._change(version, self._press_on)
+
+    def _press_on(self) -> None:
+        """Autoplay's part of the person: Continue after the pass, Next hand after a hand."""
+        if self.data.awaiting_continue:
+            self.data.awaiting_continue = False
+        elif self.match.phase is Phase.HAND_OVER:
+            self.match.next_hand()
+
+    async def autoplay(self, seat: int, level: str = "normal") -> None:
+        """Test-only: a bot of ``level`` plays ``seat`` from now to the end of the match."""
+        async with self.lock:
+            self._check(None, while_paused=False, finished_too=False)
+            seats = list(self.seats)
+            seats[seat] = replace(seats[seat], bot_level=level)
+            self.seats = tuple(seats)
+            self.autoplaying = True
+            self._schedule_bots()
 
     def _apply(self, decisions: Iterable[tuple[int, Decision]]) -> None:
         for seat, decision in decisions:

@@ -19,11 +19,11 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 
 
-async def serve(socket: WebSocket, registry: TableRegistry) -> None:
-    """Serve one browser tab until it goes away."""
+async def serve(socket: WebSocket, registry: TableRegistry, token: str) -> None:
+    """Serve one browser tab of the player ``token`` until it goes away."""
     await socket.accept()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    conn = Connection(registry, outbox.put_nowait)
+    conn = Connection(registry, outbox.put_nowait, token)
     writer = asyncio.create_task(_write(socket, outbox))
     try:
         while True:
@@ -40,7 +40,7 @@ async def serve(socket: WebSocket, registry: TableRegistry) -> None:
     finally:
         for task in list(conn.tasks):
             task.cancel()
-        if conn.token is not None:
+        if conn.greeted:
             await registry.leave(conn.token, conn.send)
         writer.cancel()
 
@@ -81,8 +81,8 @@ async def handle(conn: Connection, text: str) -> None:
     except ValidationError as error:
         conn.error("bad_message", _describe(error), seq)
         return
-    if conn.token is None and kind != "hello":
-        conn.error("hello_first", "Say hello first, with your guest token", seq)
+    if not conn.greeted and kind != "hello":
+        conn.error("hello_first", "Say hello first", seq)
         return
     try:
         await handler(conn, message)

@@ -19,11 +19,13 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Connection:
-    """One socket: who it speaks for, and how to send it a message."""
+    """One socket: who it speaks for (from the session, at the handshake), and how to reach it."""
 
     registry: TableRegistry
     send: Listener
-    token: str | None = None
+    token: str
+    greeted: bool = False
+    """Whether ``hello`` came: until then the socket follows no table."""
     seat: int = 0
     """A solo player always sits South."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -32,7 +34,6 @@ class Connection:
         self.send({"type": "error", "code": code, "message": message, "seq": seq})
 
     async def table(self) -> Table:
-        assert self.token is not None
         table = await self.registry.table_for(self.token)
         if table is None:
             raise TableError("no_match", "Start a match first")
@@ -50,12 +51,10 @@ def cards_of(texts: list[str]) -> list[int]:
 
 
 async def hello(conn: Connection, msg: m.Hello) -> None:
-    if not await conn.registry.guest_exists(msg.token):
-        raise TableError("bad_token", "This guest is unknown here: ask for a new guest token")
-    if conn.token is not None:
-        await conn.registry.leave(conn.token, conn.send)
-    conn.token = msg.token
-    table = await conn.registry.table_for(msg.token)
+    if conn.greeted:
+        await conn.registry.leave(conn.token, conn.send)  # a second hello starts afresh
+    conn.greeted = True
+    table = await conn.registry.table_for(conn.token)
     if table is None:
         conn.send({"type": "state", "version": 0, "table": None})
     else:
@@ -63,7 +62,6 @@ async def hello(conn: Connection, msg: m.Hello) -> None:
 
 
 async def new_match(conn: Connection, msg: m.NewMatch) -> None:
-    assert conn.token is not None
     await conn.registry.new_match(conn.token, msg.level, msg.abandon, msg.version, conn.send)
 
 

@@ -20,8 +20,9 @@ class Intent(BaseModel):
 
 
 class Hello(Intent):
+    """Follow the player's table; who the player is comes from the session cookie."""
+
     type: Literal["hello"]
-    token: str = Field(min_length=1, max_length=200)
 
 
 class NewMatch(Intent):

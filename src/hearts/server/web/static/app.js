@@ -6,10 +6,11 @@ import {
   announcements, completedTricks, hasMatch, isActive, isMyTurn, isOver, listCards, players, promptText,
 } from "./model.js";
 import { renderHand, renderReview, renderSeat, renderSummary, renderTrick } from "./render.js";
-import { storedToken, TableSocket } from "./socket.js";
+import { showAccount, signOut } from "./session.js";
+import { TableSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
-const RANKING_POINTS = { easy: 10, normal: 30, expert: 100 };
+const LEVELS = ["easy", "normal", "expert"];
 const FOUR_COLOUR_KEY = "hearts.fourColour";
 const LEVEL_KEY = "hearts.level";
 const PASS_WORDS = { left: "pass left", right: "pass right", across: "pass across", hold: "no pass" };
@@ -33,7 +34,7 @@ const ui = {
 };
 const clock = { ms: 0, at: 0, running: false };
 
-const socket = new TableSocket({ onMessage, onStatus });
+const socket = new TableSocket({ onMessage, onStatus, onPlayer });
 
 // ---- sending ------------------------------------------------------------------
 
@@ -57,6 +58,20 @@ function onStatus(status) {
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
   if (status === "open") ui.resync = true;
+}
+
+function onPlayer(player) {
+  showAccount($("account-state"), player, signOutHere);
+}
+
+async function signOutHere() {
+  // The socket speaks for the player who is leaving: close it first, so it
+  // does not reconnect as them; the reload connects as the fresh guest.
+  socket.stop();
+  const answer = await signOut();
+  if (answer.ok) { location.reload(); return; }
+  showMessage("Signing out did not work. Please try again.", "error");
+  socket.start();
 }
 
 function onMessage(msg) {
@@ -226,16 +241,18 @@ function renderMatchOver(t) {
   const names = players(t);
   const w = t.winner;
   $("match-winner").textContent = w === 0 ? "You win the match!" : Number.isInteger(w) ? `${names[w]} wins the match.` : "The match is over.";
-  const points = RANKING_POINTS[t.level];
+  // The server says what the match earned (it knows who is ranked); the page does not guess.
+  const points = t.ranking_points;
   let ranking;
   if (t.ranked === false) ranking = "Undo or Restart hand was used, so this match earns no ranking points.";
-  else if (w === 0 && points) ranking = `You earn ${points} ranking points.`;
+  else if (Number.isInteger(points) && points > 0) ranking = `You earn ${points} ranking points.`;
+  else if (w === 0) ranking = Number.isInteger(points) ? "This match earns no ranking points." : "";
   else ranking = "No ranking points this time. Lowest total wins: try again!";
   $("match-ranking").textContent = ranking;
 }
 
 function setLevelButtons() {
-  for (const level of ["easy", "normal", "expert"]) {
+  for (const level of LEVELS) {
     $(`level-${level}`).setAttribute("aria-pressed", String(ui.level === level));
   }
 }
@@ -417,10 +434,9 @@ async function withUnrankedNotice(type) {
 }
 
 async function exportRecord() {
-  const token = storedToken();
-  if (!token) { showMessage("No saved match to export yet.", "error"); return; }
   try {
-    const response = await fetch(`/api/match/record?token=${encodeURIComponent(token)}`, { headers: { Accept: "application/json" } });
+    // The session cookie says whose match it is.
+    const response = await fetch("/api/match/record", { headers: { Accept: "application/json" }, credentials: "same-origin" });
     if (!response.ok) {
       let reason = `The record could not be exported (HTTP ${response.status}).`;
       try { const body = await response.json(); if (body && typeof body.detail === "string") reason = body.detail; } catch { /* keep */ }
@@ -458,7 +474,7 @@ function applyFourColour(on) {
 // ---- wiring -------------------------------------------------------------------
 
 function wire() {
-  for (const level of ["easy", "normal", "expert"]) {
+  for (const level of LEVELS) {
     $(`level-${level}`).addEventListener("click", () => { ui.level = level; setLevelButtons(); });
   }
   $("btn-start").addEventListener("click", startMatch);
@@ -523,7 +539,7 @@ function wire() {
   });
   try {
     const saved = localStorage.getItem(LEVEL_KEY);
-    if (saved && RANKING_POINTS[saved]) ui.level = saved;
+    if (LEVELS.includes(saved)) ui.level = saved;
   } catch { /* ignore */ }
   setLevelButtons();
   setInterval(tick, 250);

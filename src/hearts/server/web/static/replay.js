@@ -5,6 +5,7 @@ import { cardName } from "./cards.js";
 import { DEFAULT_PLAYERS } from "./model.js";
 import { h, staticCard } from "./render.js";
 import { buildSteps, normFrames, remaining } from "./replay-model.js";
+import { postJSON } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 const DIRECTION_TEXT = { left: "to the left", right: "to the right", across: "across" };
@@ -29,18 +30,16 @@ async function load(event) {
   try { text = await readInput(); } catch { showError("That file could not be read."); return; }
   let record;
   try { record = JSON.parse(text); } catch { showError("This is not JSON. A record is a JSON document starting with {\"format\": \"hearts-record/1\", …}."); return; }
-  let response;
-  try {
-    response = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(record) });
-  } catch {
+  // postJSON adds the CSRF header every POST needs (and refreshes it once if stale).
+  const answer = await postJSON("/api/replay", record);
+  if (answer.status === 0) {
     showError("The server could not be reached.");
     return;
   }
-  let body = null;
-  try { body = await response.json(); } catch { /* no JSON */ }
-  if (!response.ok) {
+  const body = answer.body;
+  if (!answer.ok) {
     const reason = body && (typeof body.detail === "string" ? body.detail : typeof body.message === "string" ? body.message : typeof body.error === "string" ? body.error : null);
-    showError(reason ? `This record is not valid: ${reason}` : `This record could not be replayed (HTTP ${response.status}).`);
+    showError(reason ? `This record is not valid: ${reason}` : `This record could not be replayed (HTTP ${answer.status}).`);
     return;
   }
   const players = (body && Array.isArray(body.players) ? body.players : null) || (Array.isArray(record.players) ? record.players : null);

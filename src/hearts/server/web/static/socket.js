@@ -1,43 +1,24 @@
-// The connection to the table: a guest token from POST /api/guest kept in
-// localStorage, one WebSocket at /ws, `hello` on every (re)connect, and
-// reconnection with backoff when the socket drops.
+// The connection to the table: one WebSocket at /ws, `hello` on every
+// (re)connect, and reconnection with backoff when the socket drops. Who we
+// are travels in the session cookie; the server refuses the handshake when
+// the session has no player, so every attempt first makes sure it has one
+// (an expired cookie then heals itself with a fresh guest).
 
-const TOKEN_KEY = "hearts.guest";
-
-export function storedToken() {
-  try { return localStorage.getItem(TOKEN_KEY) || null; } catch { return null; }
-}
-
-function storeToken(token) {
-  try { localStorage.setItem(TOKEN_KEY, token); } catch { /* private mode: keep it in memory */ }
-}
-
-export async function newGuestToken() {
-  const response = await fetch("/api/guest", { method: "POST", headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`guest: HTTP ${response.status}`);
-  const body = await response.json();
-  if (!body || typeof body.token !== "string" || !body.token) throw new Error("guest: no token");
-  storeToken(body.token);
-  return body.token;
-}
-
-export async function guestToken() {
-  return storedToken() || newGuestToken();
-}
+import { ensurePlayer } from "./session.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A table connection. Callbacks: onMessage(msg), onStatus("connecting" |
- * "open" | "reconnecting"). `send` returns the message's seq, or null when
- * the socket is not open.
+ * "open" | "reconnecting"), onPlayer(player) after each check of the
+ * session. `send` returns the message's seq, or null when the socket is not open.
  */
 export class TableSocket {
-  constructor({ onMessage, onStatus }) {
+  constructor({ onMessage, onStatus, onPlayer }) {
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
+    this.onPlayer = onPlayer || (() => {});
     this.ws = null;
-    this.token = null;
     this.seq = 0;
     this.attempt = 0;
     this.everOpened = false;
@@ -45,17 +26,17 @@ export class TableSocket {
   }
 
   async start() {
+    this.closed = false;
     this.onStatus("connecting");
-    for (;;) {
-      try {
-        this.token = await guestToken();
-        break;
-      } catch {
-        this.onStatus(this.everOpened ? "reconnecting" : "connecting");
-        await sleep(this.backoff());
-      }
-    }
-    this.connect();
+    await this.attemptConnect();
+  }
+
+  /** Close for good (signing out: the page reloads as someone else). */
+  stop() {
+    this.closed = true;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
   }
 
   backoff() {
@@ -63,6 +44,21 @@ export class TableSocket {
     const base = Math.min(8000, 500 * 2 ** this.attempt);
     this.attempt += 1;
     return base * (0.8 + Math.random() * 0.4);
+  }
+
+  async attemptConnect() {
+    for (;;) {
+      if (this.closed) return;
+      try {
+        this.onPlayer(await ensurePlayer());
+        break;
+      } catch {
+        // The server is down or restarting: wait as for a dropped socket.
+        this.onStatus(this.everOpened ? "reconnecting" : "connecting");
+        await sleep(this.backoff());
+      }
+    }
+    if (!this.closed) this.connect();
   }
 
   connect() {
@@ -79,20 +75,18 @@ export class TableSocket {
       this.attempt = 0;
       this.everOpened = true;
       this.onStatus("open");
-      this.sendRaw({ type: "hello", token: this.token });
+      this.sendRaw({ type: "hello" });
     });
     ws.addEventListener("message", (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (!msg || typeof msg !== "object") return;
-      if (msg.type === "error" && msg.code === "bad_token") {
-        this.replaceToken();
-        return;
-      }
       this.onMessage(msg);
     });
     ws.addEventListener("close", () => {
-      if (this.ws === ws) this.ws = null;
+      // A refused handshake lands here too; the next attempt checks the session first.
+      if (this.ws !== ws) return;
+      this.ws = null;
       this.scheduleReconnect();
     });
     // An error is always followed by close; nothing more to do here.
@@ -102,16 +96,7 @@ export class TableSocket {
   scheduleReconnect() {
     if (this.closed) return;
     this.onStatus(this.everOpened ? "reconnecting" : "connecting");
-    setTimeout(() => this.connect(), this.backoff());
-  }
-
-  async replaceToken() {
-    try {
-      this.token = await newGuestToken();
-      this.sendRaw({ type: "hello", token: this.token });
-    } catch {
-      if (this.ws) this.ws.close();
-    }
+    setTimeout(() => this.attemptConnect(), this.backoff());
   }
 
   isOpen() {

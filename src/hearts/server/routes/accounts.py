@@ -1,0 +1,124 @@
+"""The session and accounts: who is playing, guests, sign up, sign in, sign out."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from hearts.server import accounts
+from hearts.server.accounts import AccountError, Attempt
+from hearts.server.db import players, store
+from hearts.server.db.players import PlayerInfo
+from hearts.server.routes.deps import OptionalPlayer, SessionsDep, player_json
+from hearts.server.security import check_csrf, csrf_token
+
+router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)])
+
+_STATUS = {
+    "bad_username": 400,
+    "bad_password": 400,
+    "name_taken": 409,
+    "signed_in": 409,
+    "wrong_credentials": 401,
+    "throttled": 429,
+}
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class GuestIn(Strict):
+    token: str | None = Field(default=None, max_length=200)
+    """A guest token kept by an earlier version of the page, to keep its saved match."""
+
+
+class CredentialsIn(Strict):
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=512)
+
+
+def _refuse(error: AccountError) -> HTTPException:
+    headers = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+    return HTTPException(_STATUS.get(error.code, 400), detail=error.message, headers=headers)
+
+
+def _begin(request: Request, info: PlayerInfo) -> dict[str, Any]:
+    """A fresh session for ``info`` (a new CSRF token too); the answer to send back."""
+    session = request.session
+    session.clear()
+    session["player"] = info.token
+    if info.fingerprint is not None:
+        session["auth"] = info.fingerprint
+    return {"player": player_json(info), "csrf": csrf_token(session)}
+
+
+@router.get("/session")
+async def current_session(request: Request, player: OptionalPlayer) -> dict[str, Any]:
+    """The CSRF token to send with every change, and who this session plays as."""
+    session = request.session
+    if player is None:
+        session.pop("player", None)
+        session.pop("auth", None)
+    today = datetime.now(UTC).date().isoformat()
+    if session.get("seen") != today:
+        session["seen"] = today  # a changed session is sent again: the cookie lives on
+    return {"csrf": csrf_token(session), "player": player_json(player)}
+
+
+@router.post("/guest")
+async def guest(
+    request: Request, sessions: SessionsDep, player: OptionalPlayer, body: GuestIn | None = None
+) -> dict[str, Any]:
+    """Play as a guest: the session's player, or a new one (or the old page's, adopted)."""
+    if player is None:
+        token = body.token if body is not None else None
+        if not token or not await asyncio.to_thread(players.is_guest, sessions, token):
+            token = await asyncio.to_thread(store.create_guest, sessions)
+        player = await asyncio.to_thread(players.player_info, sessions, token)
+        if player is None:
+            raise HTTPException(status_code=500, detail="The guest could not be made")
+        request.session["player"] = player.token
+        request.session.pop("auth", None)
+    return {"player": player_json(player)}
+
+
+@router.post("/account/signup")
+async def sign_up(
+    request: Request, body: CredentialsIn, sessions: SessionsDep, player: OptionalPlayer
+) -> dict[str, Any]:
+    """The session's guest becomes an account: its saved match and statistics stay."""
+    if player is None:
+        player = await asyncio.to_thread(
+            players.player_info, sessions, await asyncio.to_thread(store.create_guest, sessions)
+        )
+        assert player is not None
+    try:
+        info = await asyncio.to_thread(
+            accounts.sign_up, sessions, player.token, body.username, body.password
+        )
+    except AccountError as error:
+        raise _refuse(error) from None
+    return _begin(request, info)
+
+
+@router.post("/account/signin")
+async def sign_in(request: Request, body: CredentialsIn, sessions: SessionsDep) -> dict[str, Any]:
+    address = request.client.host if request.client else "unknown"
+    attempt = Attempt(body.username, body.password, address)
+    try:
+        info = await asyncio.to_thread(accounts.sign_in, sessions, attempt)
+    except AccountError as error:
+        raise _refuse(error) from None
+    return _begin(request, info)
+
+
+@router.post("/account/signout")
+async def sign_out(request: Request) -> dict[str, Any]:
+    """Forget the player in this browser; the page then starts a new guest."""
+    request.session.clear()
+    return {"player": None, "csrf": csrf_token(request.session)}

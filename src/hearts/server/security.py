@@ -1,0 +1,104 @@
+"""Sessions, CSRF and the WebSocket origin check.
+
+Sessions are Starlette's signed cookies (itsdangerous): HttpOnly,
+SameSite=Lax, and Secure when the request came over HTTPS.  The session
+holds the player's token and a CSRF token; every request that changes
+something must echo the CSRF token in the ``X-CSRF-Token`` header.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import HTTPException, Request
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hearts.server.settings import Settings
+
+SESSION_COOKIE: Final = "hearts_session"
+SESSION_MAX_AGE: Final = 180 * 24 * 3600
+"""Half a year; the page refreshes the cookie once a day while it is used."""
+CSRF_HEADER: Final = "X-CSRF-Token"
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def session_secret(settings: Settings) -> str:
+    """HEARTS_SECRET_KEY, or a key made once and kept in the data folder.
+
+    Several server processes must share one key: set HEARTS_SECRET_KEY for them.
+    """
+    if settings.secret_key:
+        return settings.secret_key
+    path = settings.data_dir / "secret.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_private(path, secrets.token_urlsafe(48))
+    return path.read_text(encoding="utf-8").strip()
+
+
+def _write_private(path: Path, text: str) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return  # another process made it first: use theirs
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+
+
+class SessionCookies:
+    """Starlette's session middleware, Secure on HTTPS requests and not on plain HTTP."""
+
+    def __init__(self, app: ASGIApp, secret_key: str) -> None:
+        options: dict[str, Any] = {
+            "secret_key": secret_key,
+            "session_cookie": SESSION_COOKIE,
+            "max_age": SESSION_MAX_AGE,
+            "same_site": "lax",
+        }
+        self.plain = SessionMiddleware(app, https_only=False, **options)
+        self.secure = SessionMiddleware(app, https_only=True, **options)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        secure = scope.get("scheme") in ("https", "wss")
+        await (self.secure if secure else self.plain)(scope, receive, send)
+
+
+def csrf_token(session: dict[str, Any]) -> str:
+    """The session's CSRF token, made when missing."""
+    token = session.get("csrf")
+    if not isinstance(token, str) or not token:
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return token
+
+
+def check_csrf(request: Request) -> None:
+    """Refuse a state-changing request that does not carry the session's CSRF token."""
+    if request.method in SAFE_METHODS:
+        return
+    expected = request.session.get("csrf")
+    given = request.headers.get(CSRF_HEADER, "")
+    if (
+        not isinstance(expected, str)
+        or not expected
+        or not hmac.compare_digest(expected.encode(), given.encode())
+    ):
+        raise HTTPException(
+            status_code=403, detail="Missing or wrong CSRF token: reload the page and try again"
+        )
+
+
+def origin_allowed(headers: Any, settings: Settings) -> bool:
+    """Whether a WebSocket handshake comes from a page of this site (or an allowed origin)."""
+    origin = headers.get("origin")
+    if not origin:
+        return False
+    if origin in settings.allowed_origins:
+        return True
+    host = headers.get("host")
+    return bool(host) and origin in (f"http://{host}", f"https://{host}")
