@@ -12,7 +12,7 @@ from hearts.server.settings import Settings
 
 def test_a_match_continues_after_a_restart(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
-        token = new_guest(client)
+        new_guest(client)
         cookies = dict(client.cookies)
         with connect(client) as socket:
             player = Player(socket)
@@ -41,7 +41,7 @@ def test_a_match_continues_after_a_restart(settings: Settings) -> None:
 
 def test_an_unconfirmed_pass_selection_is_restored(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
-        token = new_guest(client)
+        new_guest(client)
         cookies = dict(client.cookies)
         with connect(client) as socket:
             player = Player(socket)
@@ -59,7 +59,6 @@ def test_an_unconfirmed_pass_selection_is_restored(settings: Settings) -> None:
 def test_the_seed_and_hidden_cards_stay_in_the_database(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         token = new_guest(client)
-        cookies = dict(client.cookies)
         with connect(client) as socket:
             player = Player(socket)
             player.send("hello")

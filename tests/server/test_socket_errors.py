@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 from player import ORIGIN, Player, connect, new_guest
+from starlette.websockets import WebSocketDisconnect
 
 from hearts.server.security import SESSION_COOKIE
 

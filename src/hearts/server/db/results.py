@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -185,20 +185,20 @@ class Board:
     my_points: int | None
 
 
-def _on_board() -> list[object]:
+def _on_board() -> ColumnElement[bool]:
     """Who is on the leaderboard: accounts that have played at least one match."""
-    return [
+    return and_(
         Player.username_key.is_not(None),
         PlayerStats.player_token == Player.token,
         PlayerStats.level == ALL,
         PlayerStats.played > 0,
-    ]
+    )
 
 
 def leaderboard(sessions: Sessions, page: int, viewer: str | None) -> Board:
     """One page of accounts by ranking points (ties share a rank), and where ``viewer`` stands."""
     with sessions() as session:
-        where = and_(*_on_board())  # type: ignore[arg-type]
+        where = _on_board()
         total = session.scalar(select(func.count()).select_from(Player, PlayerStats).where(where))
         total = total or 0
         pages = max(1, -(-total // PER_PAGE))

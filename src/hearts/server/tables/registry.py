@@ -19,11 +19,23 @@ class TableRegistry:
         self.env = env
         self._by_player: dict[str, Table] = {}
         self._player_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._waiting: defaultdict[str, list[Listener]] = defaultdict(list)
+        """Sockets of players without any match yet: they follow the first one."""
 
     async def table_for(self, token: str) -> Table | None:
         """The player's current match (active or finished), or None before the first."""
         async with self._player_locks[token]:
             return await self._load(token)
+
+    async def follow(self, token: str, listener: Listener) -> bool:
+        """Send ``listener`` the player's table from now on; False while there is none yet."""
+        async with self._player_locks[token]:
+            table = await self._load(token)
+            if table is None:
+                self._waiting[token].append(listener)
+                return False
+            await table.subscribe(0, listener)
+            return True
 
     async def _load(self, token: str) -> Table | None:
         table = self._by_player.get(token)
@@ -51,6 +63,9 @@ class TableRegistry:
                 )
                 self._by_player[token] = table
                 await table.subscribe(0, listener)
+                for each in self._waiting.pop(token, []):
+                    if each is not listener:
+                        await table.subscribe(0, each)
                 return table
             async with old.lock:
                 if version is not None and version != old.version:
@@ -85,6 +100,11 @@ class TableRegistry:
     async def leave(self, token: str, listener: Listener) -> None:
         """A socket closed: stop listening, and forget an idle table."""
         async with self._player_locks[token]:
+            waiting = self._waiting.get(token)
+            if waiting is not None and listener in waiting:
+                waiting.remove(listener)
+                if not waiting:
+                    del self._waiting[token]
             table = self._by_player.get(token)
             if table is None:
                 return

@@ -54,11 +54,8 @@ async def hello(conn: Connection, msg: m.Hello) -> None:
     if conn.greeted:
         await conn.registry.leave(conn.token, conn.send)  # a second hello starts afresh
     conn.greeted = True
-    table = await conn.registry.table_for(conn.token)
-    if table is None:
+    if not await conn.registry.follow(conn.token, conn.send):
         conn.send({"type": "state", "version": 0, "table": None})
-    else:
-        await table.subscribe(conn.seat, conn.send)
 
 
 async def new_match(conn: Connection, msg: m.NewMatch) -> None:
