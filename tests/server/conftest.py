@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy
 from fastapi.testclient import TestClient
 from player import Player, connect, new_guest
 
@@ -29,11 +31,34 @@ def web_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, web_dir: Path) -> Settings:
+def database_url() -> Iterator[str]:
+    """Each test its own empty database.
+
+    By default a SQLite file in the test's folder.  HEARTS_TEST_DATABASE_URL
+    (a PostgreSQL server) runs the tests there instead: each test gets a new
+    database on that server, dropped afterwards.
+    """
+    server = os.environ.get("HEARTS_TEST_DATABASE_URL", "")
+    if not server:
+        yield ""
+        return
+    url = sqlalchemy.make_url(server)
+    name = f"hearts_test_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def settings(tmp_path: Path, web_dir: Path, database_url: str) -> Settings:
     return Settings(
-        # HEARTS_TEST_DATABASE_URL runs the server tests on another database
-        # (e.g. PostgreSQL); by default each test has its own SQLite file.
-        database_url=os.environ.get("HEARTS_TEST_DATABASE_URL", ""),
+        database_url=database_url,
         data_dir=tmp_path / "data",
         bot_workers=2,
         bot_processes=False,
