@@ -73,8 +73,14 @@ class Server:
 
     def start(self) -> None:
         # Bots act after a twentieth of the usual pause: fast, yet every state
-        # still reaches the page one at a time and in order.
-        env = {**os.environ, "HEARTS_PACE_SCALE": PACE_SCALE, "HEARTS_BOT_WORKERS": "2"}
+        # still reaches the page one at a time and in order.  The test-only
+        # POST /api/test/autoplay lets a test finish a whole match quickly.
+        env = {
+            **os.environ,
+            "HEARTS_PACE_SCALE": PACE_SCALE,
+            "HEARTS_BOT_WORKERS": "2",
+            "HEARTS_TEST_AUTOPLAY": "1",
+        }
         self.process = subprocess.Popen(
             [
                 sys.executable,

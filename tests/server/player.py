@@ -9,10 +9,12 @@ from contextlib import AbstractContextManager
 from typing import Any, Final
 
 import httpx
+import sqlalchemy
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from hearts.server.security import SESSION_COOKIE
+from hearts.server.settings import Settings
 
 Table = dict[str, Any]
 
@@ -114,3 +116,28 @@ def new_guest(client: TestClient) -> str:
     assert response.status_code == 200, response.text
     token: str = session_data(client)["player"]
     return token
+
+
+PASSWORD = "correct horse battery"
+
+
+def sign_up(client: TestClient, username: str, password: str = PASSWORD) -> dict[str, object]:
+    response = post(client, "/api/account/signup", {"username": username, "password": password})
+    assert response.status_code == 200, response.text
+    body: dict[str, object] = response.json()
+    return body
+
+
+def sign_in(client: TestClient, username: str, password: str = PASSWORD) -> int:
+    response = post(client, "/api/account/signin", {"username": username, "password": password})
+    return response.status_code
+
+
+def db(settings: Settings, sql: str, **params: object) -> list[tuple[object, ...]]:
+    engine = sqlalchemy.create_engine(settings.db_url)
+    try:
+        with engine.begin() as connection:
+            result = connection.execute(sqlalchemy.text(sql), params)
+            return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine.dispose()

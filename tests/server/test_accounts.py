@@ -2,39 +2,25 @@
 
 from __future__ import annotations
 
-import sqlalchemy
 from fastapi.testclient import TestClient
-from player import Player, connect, csrf, new_guest, post, session_data
+from player import (
+    PASSWORD,
+    Player,
+    connect,
+    csrf,
+    db,
+    new_guest,
+    post,
+    session_data,
+    sign_in,
+    sign_up,
+)
 from sqlalchemy.exc import IntegrityError
 
 from hearts.server import accounts
 from hearts.server.app import create_app
 from hearts.server.security import SESSION_COOKIE
 from hearts.server.settings import Settings
-
-PASSWORD = "correct horse battery"
-
-
-def sign_up(client: TestClient, username: str, password: str = PASSWORD) -> dict[str, object]:
-    response = post(client, "/api/account/signup", {"username": username, "password": password})
-    assert response.status_code == 200, response.text
-    body: dict[str, object] = response.json()
-    return body
-
-
-def sign_in(client: TestClient, username: str, password: str = PASSWORD) -> int:
-    response = post(client, "/api/account/signin", {"username": username, "password": password})
-    return response.status_code
-
-
-def db(settings: Settings, sql: str, **params: object) -> list[tuple[object, ...]]:
-    engine = sqlalchemy.create_engine(settings.db_url)
-    try:
-        with engine.begin() as connection:
-            result = connection.execute(sqlalchemy.text(sql), params)
-            return [tuple(row) for row in result] if result.returns_rows else []
-    finally:
-        engine.dispose()
 
 
 def test_a_new_session_has_a_csrf_token_and_no_player(client: TestClient) -> None:

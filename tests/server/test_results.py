@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from player import Player, Table, connect, new_guest, post
+from player import PASSWORD, Player, Table, connect, db, new_guest, post, sign_up
 from sqlalchemy.exc import IntegrityError
-from test_accounts import PASSWORD, db, sign_up
 
 from hearts import Match, Rules
 from hearts.server.app import create_app

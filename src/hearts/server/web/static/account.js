@@ -45,10 +45,11 @@ function showError(kind, text, field) {
 /** What is wrong with a new username and password, as [message, field], or null. */
 function signupProblem(username, password) {
   if (!username) return ["Choose a username.", "username"];
-  if (username.length < 3 || username.length > 20) return ["A username has 3 to 20 characters.", "username"];
+  // Wrong characters first: the more useful news when the length is off too.
   if (!USERNAME_CHARS.test(username)) {
     return ["A username can use only letters, digits, _ and -, and starts with a letter or a digit.", "username"];
   }
+  if (username.length < 3 || username.length > 20) return ["A username has 3 to 20 characters.", "username"];
   if (password.length < 8) return ["Your password needs at least 8 characters.", "password"];
   if (password.length > 128) return ["Your password can have at most 128 characters.", "password"];
   return null;

@@ -69,7 +69,7 @@ function drawMe(me, player) {
     const link = el("a", `#${me.rank}`, { href: `${pageHref(me.page || 1)}#me` });
     line.append("Your position: ", link, ` with ${count(me.points)} ranking point${me.points === 1 ? "" : "s"}.`);
   } else if (player && !player.guest) {
-    line.append("You're not on the board yet: win a match to get there.");
+    line.append("You're not on the board yet: play a match to get there.");
   } else {
     line.append("Guests don't appear here. ", el("a", "Create an account", { href: "/account" }), " to join the board.");
   }
