@@ -26,7 +26,7 @@ from hearts.hand import HandState
 from hearts.rules import SEATS, PassDirection, Rules
 
 if TYPE_CHECKING:
-    from hearts.view import SeatView
+    from hearts.view import PublicView, SeatView
 
 DEFAULT_PLAYERS = ("You", "Robin", "Alex", "Sam")
 
@@ -244,6 +244,12 @@ class Match:
         from hearts.view import build_view
 
         return build_view(self, seat)
+
+    def public_view(self) -> PublicView:
+        """What a spectator may know: played cards and scores, no hidden card."""
+        from hearts.view import build_public_view
+
+        return build_public_view(self)
 
     def copy(self) -> Match:
         other = Match.__new__(Match)

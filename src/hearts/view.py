@@ -166,3 +166,54 @@ def build_view(match: Match, seat: int) -> SeatView:
         results=match.results,
         winner=match.winner,
     )
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What a spectator may know: played cards, who has passed, and the scores.
+
+    No holding, no passed card, no pass selection: nothing that is hidden
+    from any seat.
+    """
+
+    players: tuple[str, str, str, str]
+    rules: Rules
+    phase: Phase
+    hand_number: int
+    pass_direction: PassDirection
+    pass_confirmed: tuple[bool, bool, bool, bool]
+    tricks: tuple[Trick, ...]
+    turn: int | None
+    hearts_broken: bool
+    points_taken: tuple[int, int, int, int]
+    cards_left: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int]
+    results: tuple[HandResult, ...]
+    winner: int | None
+
+    @property
+    def current_trick(self) -> Trick | None:
+        if self.tricks and not self.tricks[-1].complete:
+            return self.tricks[-1]
+        return None
+
+
+def build_public_view(match: Match) -> PublicView:
+    """The parts of a seat's view that every seat shares (seat 0's, minus its own cards)."""
+    seat = build_view(match, 0)
+    return PublicView(
+        players=seat.players,
+        rules=seat.rules,
+        phase=seat.phase,
+        hand_number=seat.hand_number,
+        pass_direction=seat.pass_direction,
+        pass_confirmed=seat.pass_confirmed,
+        tricks=seat.tricks,
+        turn=seat.turn,
+        hearts_broken=seat.hearts_broken,
+        points_taken=seat.points_taken,
+        cards_left=seat.cards_left,
+        totals=seat.totals,
+        results=seat.results,
+        winner=seat.winner,
+    )

@@ -50,15 +50,25 @@ class Player(Base):
 
 
 class MatchRow(Base):
-    """One solo match: everything needed to rebuild it exactly after a restart."""
+    """One match, solo or at a shared table: everything needed to rebuild it exactly."""
 
     __tablename__ = "matches"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     owner_token: Mapped[str] = mapped_column(ForeignKey("players.token"), index=True)
+    """The solo player, or the person who created the shared table."""
     level: Mapped[str] = mapped_column(String(16))
+    """The computers' level."""
     status: Mapped[str] = mapped_column(String(16), index=True)
-    """active, finished or abandoned (abandoned counts as a loss)."""
+    """seating (a shared table before its start), active, finished or abandoned (a loss)."""
+    kind: Mapped[str] = mapped_column(String(16), default="solo")
+    """solo, or shared (a table with other people, reached by its code)."""
+    code: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True, index=True)
+    """A shared table's invite code."""
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A shared table's name."""
+    seats: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """A shared table's four seats: who sits there and whether they are away (tables/seats.py)."""
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The full hearts-record/1, hidden deals included: never sent as is."""
     seed: Mapped[int] = mapped_column(BigInteger)

@@ -6,10 +6,12 @@ They are synchronous; the tables call them through ``asyncio.to_thread``.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from hearts.server.db.models import MatchRow, Player
@@ -52,6 +54,11 @@ class MatchData:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
+    kind: str = "solo"
+    code: str | None = None
+    name: str | None = None
+    seats: list[dict[str, Any]] | None = None
+    """Replaced as a whole, never changed in place (a copy of the data shares it)."""
 
 
 _FIELDS = [f.name for f in fields(MatchData)]
@@ -131,6 +138,54 @@ def save_match(sessions: Sessions, data: MatchData, result: Outcome | None = Non
         if result is not None:
             session.flush()
             record_result(session, data.id, data.owner_token, result)
+
+
+def insert_match(sessions: Sessions, data: MatchData) -> None:
+    """A new shared table (its code is unique: IntegrityError when taken)."""
+    with sessions.begin() as session:
+        session.add(MatchRow(**{name: getattr(data, name) for name in _FIELDS}))
+
+
+def load_match(sessions: Sessions, match_id: str) -> MatchData | None:
+    with sessions() as session:
+        row = session.get(MatchRow, match_id)
+        return None if row is None else _to_data(row)
+
+
+def find_code(sessions: Sessions, code: str) -> MatchData | None:
+    """The shared table with this invite code."""
+    with sessions() as session:
+        row = session.scalars(select(MatchRow).where(MatchRow.code == code)).first()
+        return None if row is None else _to_data(row)
+
+
+Work = Callable[[MatchData], "tuple[MatchData, Outcome | None] | None"]
+
+
+def transact(sessions: Sessions, match_id: str, work: Work) -> bool:
+    """Run ``work`` on the match's row while holding its lock, and write what it returns.
+
+    ``work`` gets the row as it is in the database (another server process
+    may have changed it) and returns the new data with the match's result if
+    it just ended, or None to write nothing.  The row lock (SELECT ... FOR
+    UPDATE on PostgreSQL; SQLite has one writer anyway) serialises every
+    action on one table across processes.  True when something was written.
+    """
+    with sessions.begin() as session:
+        row = session.get(MatchRow, match_id, with_for_update=True, populate_existing=True)
+        if row is None:
+            raise LookupError(f"no match {match_id}")
+        outcome = work(_to_data(row))
+        if outcome is None:
+            return False
+        data, result = outcome
+        for name in _FIELDS:
+            if name not in ("id", "owner_token", "created_at"):
+                setattr(row, name, getattr(data, name))
+        if result is not None:
+            session.flush()
+            record_result(session, data.id, data.owner_token, result)
+        return True
 
 
 def save_clock(

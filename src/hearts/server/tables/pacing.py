@@ -18,3 +18,11 @@ def bot_delay(pace: str, after_trick: bool, scale: float) -> float:
     if after_trick:
         delay += TRICK_DELAY.get(pace, TRICK_DELAY["relaxed"])
     return delay * scale
+
+
+NEXT_HAND_DELAY: Final = {"relaxed": 4.0, "quick": 2.0}
+"""Seconds a shared table shows a hand's summary before dealing the next one."""
+
+
+def next_hand_delay(pace: str, scale: float) -> float:
+    return NEXT_HAND_DELAY.get(pace, NEXT_HAND_DELAY["relaxed"]) * scale

@@ -1,8 +1,15 @@
 """A table: the match, its seats, its row, and the loop that lets bots act.
 
-Every intent goes the same way: check it, apply it through :mod:`hearts.match`,
-commit the row, then send each seat its own view and schedule the bots.  A
-refused intent changes nothing: the match and the row are restored.
+Every intent goes the same way: take the row's lock, catch up with the row
+(another server process may have moved the table on), check the intent,
+apply it through :mod:`hearts.match`, write the row and commit; then send
+each seat its own view and schedule the bots.  A refused intent changes
+nothing: the match and the row are restored.
+
+A solo table is one person (South) against three bots.  A shared table
+(``kind == "shared"``) has a seating phase, up to four people, spectators,
+a grace period for people who lose their connection, and no take-backs
+once two people play.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ import hashlib
 import logging
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import Any
 
 from hearts.bots import Decision, NothingToDecide
@@ -21,20 +29,34 @@ from hearts.cards import parse_card
 from hearts.errors import IllegalMove, not_your_turn
 from hearts.match import Match, Phase
 from hearts.record import read_record, write_record
-from hearts.rules import SEATS
+from hearts.rules import SEATS, Rules
 from hearts.server.db import store
 from hearts.server.db.store import MatchData, Sessions, now
 from hearts.server.results import Outcome, outcome
+from hearts.server.tables.bus import Bus, LocalBus
 from hearts.server.tables.claim import can_claim, play_out
-from hearts.server.tables.pacing import PACES, bot_delay
-from hearts.server.tables.seats import SOLO_NAMES, Seat, TableError, human, solo_seats
+from hearts.server.tables.pacing import PACES, bot_delay, next_hand_delay
+from hearts.server.tables.seats import (
+    BOT_NAMES,
+    SOLO_NAMES,
+    Place,
+    Seat,
+    TableError,
+    human,
+    places_of,
+    shared_seats,
+    solo_seats,
+)
 from hearts.server.tables.state import table_json
 from hearts.server.workers import BotPool
+from hearts.view import SeatView
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[dict[str, Any]], None]
 """Takes a message for one socket without blocking (it queues it)."""
+
+Mutation = Callable[[], object]
 
 
 @dataclass(frozen=True)
@@ -42,6 +64,18 @@ class TableEnv:
     sessions: Sessions
     pool: BotPool
     pace_scale: float
+    grace_seconds: float = 60.0
+    bus: Bus = field(default_factory=LocalBus)
+
+
+def _rebuild(data: MatchData) -> Match:
+    """The match of a row: its record replayed, plus the unconfirmed pass selections."""
+    match = read_record(data.record, seed=data.seed)
+    match.rewound = data.used_undo
+    for seat, texts in enumerate(data.pass_selections):
+        if texts and match.phase is Phase.PASSING and match.current.passes[seat] is None:
+            match.select_pass(seat, [parse_card(text) for text in texts])
+    return match
 
 
 class Table:
@@ -51,56 +85,89 @@ class Table:
         self.data = data
         self.match = match
         self.env = env
-        self.seats: tuple[Seat, ...] = solo_seats(data.level)
         self.lock = asyncio.Lock()
         self.listeners: dict[int, list[Listener]] = {seat: [] for seat in SEATS}
-        self._bot_task: asyncio.Task[None] | None = None
+        """The sockets of the person at each seat."""
+        self.watchers: dict[Listener, str] = {}
+        """Sockets without a seat: ``spectator``, or ``visitor`` (may sit while seating)."""
         self.autoplaying = False
         """Test-only (HEARTS_TEST_AUTOPLAY): a bot plays the person's seat to the end."""
+        self.seats: tuple[Seat, ...] = self._seats()
+        self.next_hand_at: float | None = None
+        """When a shared table deals the next hand by itself (event loop time)."""
+        self._bot_task: asyncio.Task[None] | None = None
+        self._grace_task: asyncio.Task[None] | None = None
 
     @classmethod
     def new(cls, token: str, level: str, pace: str, version: int, env: TableEnv) -> Table:
+        """A solo match for ``token`` against three computers of ``level``."""
         match = Match(players=SOLO_NAMES)
-        moment = now()
-        data = MatchData(
-            id=uuid.uuid4().hex,
-            owner_token=token,
-            level=level,
-            status="active",
-            record=write_record(match),
-            seed=match.seed,
-            pass_selections=[[], [], [], []],
-            awaiting_continue=False,
-            paused=False,
-            pace=pace,
-            elapsed_ms=0,
-            running_since=None,
-            used_undo=False,
-            ranked=True,
-            version=version,
-            created_at=moment,
-            updated_at=moment,
-        )
+        return cls(_new_data(match, token, level, pace, version), match, env)
+
+    @classmethod
+    def new_shared(
+        cls, creator: str, creator_name: str, name: str, level: str, rules: Rules, env: TableEnv
+    ) -> Table:
+        """A shared table in its seating phase, the creator at South."""
+        match = Match(players=BOT_NAMES, rules=rules)
+        data = _new_data(match, creator, level, PACES[0], 1)
+        data.status = "seating"
+        data.kind = "shared"
+        data.ranked = False
+        data.name = name
+        data.code = uuid.uuid4().hex[:8]
+        places = [Place(creator, creator_name), Place(), Place(), Place()]
+        data.seats = [place.to_json() for place in places]
         return cls(data, match, env)
 
     @classmethod
     def restore(cls, data: MatchData, env: TableEnv) -> Table:
         """Rebuild the table exactly from its row (after a restart, even a crash)."""
-        match = read_record(data.record, seed=data.seed)
-        match.rewound = data.used_undo
-        for seat, texts in enumerate(data.pass_selections):
-            if texts and match.phase is Phase.PASSING and match.current.passes[seat] is None:
-                match.select_pass(seat, [parse_card(text) for text in texts])
-        if data.running_since is not None:
+        if data.running_since is not None and data.kind == "solo":
             # The server stopped without stopping the clock: count up to its last commit.
             ran = data.updated_at - data.running_since
             data.elapsed_ms += max(0, int(ran.total_seconds() * 1000))
             data.running_since = None
-        return cls(data, match, env)
+        return cls(data, _rebuild(data), env)
+
+    # --- what kind of table ---------------------------------------------------
 
     @property
     def version(self) -> int:
         return self.data.version
+
+    @property
+    def shared(self) -> bool:
+        return self.data.kind == "shared"
+
+    def places(self) -> list[Place]:
+        return places_of(self.data.seats)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat of the person ``token`` at this shared table (None if not seated or gone)."""
+        for seat, place in enumerate(self.places()):
+            if place.token == token and not place.left:
+                return seat
+        return None
+
+    def people(self) -> int:
+        """How many people sit at the table (those who left for good do not count)."""
+        if not self.shared:
+            return 1
+        return sum(1 for place in self.places() if place.person and not place.left)
+
+    def take_backs_allowed(self) -> bool:
+        """Undo, Restart hand and Pause: only while one person plays (against computers)."""
+        return self.people() <= 1
+
+    def _seats(self) -> tuple[Seat, ...]:
+        if self.shared:
+            seats = shared_seats(self.places(), self.data.level)
+        else:
+            seats = solo_seats(self.data.level)
+        if self.autoplaying:
+            seats = (replace(seats[0], bot_level="normal"), *seats[1:])
+        return seats
 
     def result(self, seat: int = 0, *, abandoned: bool = False) -> Outcome:
         """What the match counts for ``seat`` now that it is over (or abandoned)."""
@@ -114,27 +181,61 @@ class Table:
             return True
         return any(player == seat for player, _ in match.view(seat).plays)
 
-    # --- sockets and the clock ------------------------------------------------
+    # --- sockets, presence and the clock --------------------------------------
 
-    async def subscribe(self, seat: int, listener: Listener) -> None:
+    async def subscribe(self, seat: int | None, listener: Listener, role: str = "player") -> None:
+        """Send ``listener`` this table from now on: a seat's view, or a spectator's."""
         async with self.lock:
-            self.listeners[seat].append(listener)
-            if self._start_clock():
+            if seat is None:
+                self.watchers[listener] = role
+            else:
+                self.listeners[seat].append(listener)
+            if not self.shared and self._start_clock():
                 await self._save_clock()
-            listener(self.state_message(seat))
+        if seat is not None and self.shared:
+            await self.env.bus.arrive(self.data.id, seat)
+            if self._is_away(seat):
+                await self._change(
+                    None, lambda: self._set_place(seat, away_since=None, bot=False), presence=True
+                )
+        async with self.lock:
+            listener(self.state_message(seat, role))
             if self._bot_task is None or self._bot_task.done():
                 self._schedule_bots()  # a table restored after a restart picks up here
+            self._schedule_grace()
 
     async def unsubscribe(self, listener: Listener) -> None:
+        left_seat: int | None = None
         async with self.lock:
-            for listeners in self.listeners.values():
+            self.watchers.pop(listener, None)
+            for seat, listeners in self.listeners.items():
                 if listener in listeners:
                     listeners.remove(listener)
+                    if not listeners:
+                        left_seat = seat
             if not self.has_listeners() and self._stop_clock():
                 await self._save_clock()
+        if left_seat is not None and self.shared:
+            still_here = await self.env.bus.depart(self.data.id, left_seat)
+            place = self.places()[left_seat]
+            if not still_here and place.person and not place.left and place.away_since is None:
+                moment = now().isoformat()
+                with contextlib.suppress(TableError, LookupError):
+                    await self._change(
+                        None, lambda: self._set_place(left_seat, away_since=moment), presence=True
+                    )
+
+    def _is_away(self, seat: int) -> bool:
+        place = self.places()[seat]
+        return place.away_since is not None or place.bot
+
+    def _set_place(self, seat: int, **changes: Any) -> None:
+        places = self.places()
+        places[seat] = replace(places[seat], **changes)
+        self.data.seats = [place.to_json() for place in places]
 
     def has_listeners(self) -> bool:
-        return any(self.listeners.values())
+        return any(self.listeners.values()) or bool(self.watchers)
 
     def elapsed_ms(self) -> int:
         running = self.data.running_since
@@ -162,6 +263,78 @@ class Table:
             store.save_clock, self.env.sessions, data.id, data.elapsed_ms, data.running_since
         )
 
+    # --- seating (shared tables) ----------------------------------------------
+
+    async def sit(self, token: str, name: str, seat: int) -> None:
+        def take_seat() -> None:
+            self._check_seating()
+            if self.seat_of(token) is not None:
+                raise TableError("already_seated", "You already have a seat at this table")
+            if self.places()[seat].person:
+                raise TableError("seat_taken", "Someone sits there already: pick an empty seat")
+            self._set_place(seat, token=token, name=name)
+
+        await self._change(None, take_seat, allow_seating=True)
+
+    async def stand(self, token: str) -> None:
+        def stand_up() -> None:
+            self._check_seating()
+            seat = self.seat_of(token)
+            if seat is None:
+                raise TableError("not_seated", "You have no seat at this table")
+            if token == self.data.owner_token:
+                raise TableError("not_allowed", "The table's creator keeps their seat")
+            places = self.places()
+            places[seat] = Place()
+            self.data.seats = [place.to_json() for place in places]
+
+        await self._change(None, stand_up, allow_seating=True)
+
+    async def start(self, token: str) -> None:
+        def start_match() -> None:
+            self._check_seating()
+            if token != self.data.owner_token:
+                raise TableError("not_creator", "Only the table's creator can start the match")
+            names = self.seats_names()
+            match = Match(players=names, rules=self.match.rules)
+            self.match = match
+            self.data.seed = match.seed
+            self.data.status = "active"
+
+        await self._change(None, start_match, allow_seating=True)
+
+    def seats_names(self) -> tuple[str, str, str, str]:
+        names = [place.name or BOT_NAMES[seat] for seat, place in enumerate(self.places())]
+        return names[0], names[1], names[2], names[3]
+
+    def _check_seating(self) -> None:
+        if self.data.status != "seating":
+            raise TableError("not_now", "The match has already started")
+
+    async def leave(self, token: str) -> None:
+        """The person leaves for good: a bot keeps the seat until the end."""
+
+        def go() -> None:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise TableError("not_seated", "You have no seat at this table")
+            if self.data.status == "seating":
+                raise TableError("not_now", "Before the start, stand up instead")
+            self._set_place(seat, left=True, away_since=None, bot=True)
+            if self.people() == 0 and self.data.status == "active":
+                self._stop_clock()
+                self.data.status = "abandoned"
+                self.data.finished_at = now()
+
+        await self._change(None, go, finished_too=True)
+        async with self.lock:
+            for seat, listeners in self.listeners.items():
+                if self.places()[seat].left:
+                    for listener in listeners:
+                        self.watchers[listener] = "spectator"
+                    listeners.clear()
+            self.broadcast()
+
     # --- what a person may ask ------------------------------------------------
 
     async def select_pass(self, seat: int, cards: list[int], version: int | None) -> None:
@@ -187,8 +360,17 @@ class Table:
 
         await self._change(version, play_card)
 
+    async def choose_moon(self, seat: int, style: str, version: int | None) -> None:
+        def choose() -> None:
+            if self.match.phase is not Phase.MOON_CHOICE or self.match.turn != seat:
+                raise TableError("not_now", "There is no moon to score now")
+            self.match.choose_moon(seat, "subtract" if style == "subtract" else "add")
+
+        await self._change(version, choose)
+
     async def undo(self, seat: int, version: int | None) -> None:
         def undo_decision() -> None:
+            self._check_take_backs()
             self.match.undo(seat)
             self._rewound()
 
@@ -196,6 +378,7 @@ class Table:
 
     async def restart_hand(self, seat: int, version: int | None) -> None:
         def restart() -> None:
+            self._check_take_backs()
             self.match.restart_hand()
             self._rewound()
 
@@ -216,17 +399,20 @@ class Table:
 
     async def pause(self, seat: int, version: int | None) -> None:
         def pause() -> None:
+            self._check_take_backs()
             self.data.paused = True
             self._stop_clock()
 
-        await self._change(version, pause, while_paused=True, when_same=self.data.paused)
+        await self._change(version, pause, while_paused=True, when_same=lambda: self.data.paused)
 
     async def resume(self, seat: int, version: int | None) -> None:
         def resume() -> None:
             self.data.paused = False
             self._start_clock()
 
-        await self._change(version, resume, while_paused=True, when_same=not self.data.paused)
+        await self._change(
+            version, resume, while_paused=True, when_same=lambda: not self.data.paused
+        )
 
     async def set_pace(self, seat: int, pace: str, version: int | None) -> None:
         def set_pace() -> None:
@@ -239,7 +425,7 @@ class Table:
             set_pace,
             while_paused=True,
             finished_too=True,
-            when_same=self.data.pace == pace,
+            when_same=lambda: self.data.pace == pace,
         )
 
     async def next_hand(self, seat: int, version: int | None) -> None:
@@ -257,15 +443,35 @@ class Table:
             raise TableError("not_now", "There is nothing to suggest now") from None
         return decision.texts()
 
+    async def autoplay(self, seat: int) -> None:
+        """Test-only: a Normal bot plays ``seat`` from now to the end of the match."""
+        async with self.lock:
+            self._check(None, while_paused=False, finished_too=False)
+            self.autoplaying = True
+            self.seats = self._seats()
+            self._schedule_bots()
+
     # --- the one way to change the table --------------------------------------
 
-    def _check(self, version: int | None, *, while_paused: bool, finished_too: bool) -> None:
+    def _check(
+        self,
+        version: int | None,
+        *,
+        while_paused: bool,
+        finished_too: bool,
+        allow_seating: bool = False,
+    ) -> None:
         data = self.data
-        if version is not None and version != data.version:
+        if version is not None and version != data.version and not self.shared:
+            # At a shared table the engine's own checks (whose turn, which cards)
+            # guard against double clicks; other people's moves must not make
+            # a person's intent stale.
             raise TableError(
                 "stale", "The table has changed since that was sent; nothing was changed"
             )
-        if data.status != "active" and not finished_too:
+        if data.status == "seating" and not allow_seating:
+            raise TableError("not_now", "The match has not started yet")
+        if data.status not in ("active", "seating") and not finished_too:
             raise TableError("finished", "This match is over: start a new match")
         if data.paused and not while_paused:
             raise TableError("paused", "The game is paused: press Resume to play on")
@@ -274,50 +480,94 @@ class Table:
         if self.data.awaiting_continue:
             raise TableError("not_now", "Press Continue first")
 
+    def _check_take_backs(self) -> None:
+        if not self.take_backs_allowed():
+            raise TableError("not_allowed", "No take-backs at a table with other people")
+
     def _rewound(self) -> None:
         self.data.used_undo = True
         self.data.ranked = False
 
+    def _catch_up(self, row: MatchData) -> None:
+        """Take the row's state when another process changed it since we last looked."""
+        if row.version == self.data.version and row.updated_at == self.data.updated_at:
+            return
+        self.data = row
+        self.match = _rebuild(row)
+        self.seats = self._seats()
+
+    async def refresh(self) -> None:
+        """Another process changed this table: catch up and tell this process's sockets."""
+        async with self.lock:
+            row = await asyncio.to_thread(store.load_match, self.env.sessions, self.data.id)
+            if row is None:
+                return
+            self._catch_up(row)
+            self.broadcast()
+            self._schedule_bots(follower=True)
+            self._schedule_grace()
+
     async def _change(
         self,
         version: int | None,
-        mutate: Callable[[], object],
+        mutate: Mutation,
         *,
         while_paused: bool = False,
         finished_too: bool = False,
-        when_same: bool = False,
+        when_same: Callable[[], bool] | None = None,
+        allow_seating: bool = False,
+        presence: bool = False,
     ) -> None:
-        """Check, apply, commit, then tell every seat and let the bots act."""
+        """Lock the row, catch up, check, apply, commit; then tell every seat, let bots act.
+
+        ``presence`` changes (who is connected) keep the version: they must not
+        make anyone's intent or a bot's decision stale.
+        """
         async with self.lock:
-            self._check(version, while_paused=while_paused, finished_too=finished_too)
-            if when_same:
-                # Nothing to change (pause when paused): just say how things are.
-                self.broadcast()
-                return
-            match_before, data_before = self.match.copy(), replace(self.data)
-            phase_before = self.match.phase
+            backup: list[tuple[Match, MatchData]] = []
+
+            def work(row: MatchData) -> tuple[MatchData, Outcome | None] | None:
+                self._catch_up(row)
+                self._check(
+                    version,
+                    while_paused=while_paused or presence,
+                    finished_too=finished_too or presence,
+                    allow_seating=allow_seating or presence,
+                )
+                if when_same is not None and when_same():
+                    return None  # nothing to change (pause when paused): just say how it is
+                backup.append((self.match.copy(), replace(self.data)))
+                phase_before, status_before = self.match.phase, self.data.status
+                try:
+                    mutate()
+                except IllegalMove as error:
+                    raise TableError("illegal", human(str(error))) from None
+                self.seats = self._seats()
+                finished = self._settle(phase_before, status_before, bump=not presence)
+                result = self.result() if finished and not self.shared else None
+                return self.data, result
+
             try:
-                mutate()
-                finished = self._settle(phase_before)
-                result = self.result() if finished else None
-                await asyncio.to_thread(store.save_match, self.env.sessions, self.data, result)
-            except IllegalMove as error:
-                self.match, self.data = match_before, data_before
-                raise TableError("illegal", human(str(error))) from None
+                await asyncio.to_thread(store.transact, self.env.sessions, self.data.id, work)
             except BaseException:
-                self.match, self.data = match_before, data_before
+                if backup:
+                    self.match, self.data = backup[0]
+                    self.seats = self._seats()
                 raise
             self.broadcast()
             self._schedule_bots()
+            self._schedule_grace()
+        if backup:
+            await self.env.bus.changed(self.data.id)
 
-    def _settle(self, phase_before: Phase) -> bool:
+    def _settle(self, phase_before: Phase, status_before: str, *, bump: bool = True) -> bool:
         """What follows from a change: the continue step, the end of the match, the row.
 
         True when this change finished the match.
         """
         data, match = self.data, self.match
         finished = False
-        if phase_before is Phase.PASSING and match.phase is Phase.PLAYING:
+        if phase_before is Phase.PASSING and match.phase is Phase.PLAYING and not self.shared:
             data.awaiting_continue = True  # show the received cards before anyone plays
         elif match.phase is not Phase.PLAYING:
             data.awaiting_continue = False
@@ -326,14 +576,22 @@ class Table:
             data.status = "finished"
             data.finished_at = now()
             finished = True
+        if data.status == "active" and status_before == "seating":
+            data.running_since = None
+            self._start_clock()
         data.pass_selections = [match.pass_selection(seat).texts() for seat in SEATS]
         data.record = write_record(match)
-        data.version += 1
+        if bump:
+            data.version += 1
         data.updated_at = now()
         return finished
 
-    def state_message(self, seat: int) -> dict[str, Any]:
-        return {"type": "state", "version": self.data.version, "table": table_json(self, seat)}
+    def state_message(self, seat: int | None, role: str = "player") -> dict[str, Any]:
+        return {
+            "type": "state",
+            "version": self.data.version,
+            "table": table_json(self, seat, role),
+        }
 
     def broadcast(self) -> None:
         for seat, listeners in self.listeners.items():
@@ -341,16 +599,23 @@ class Table:
                 message = self.state_message(seat)
                 for listener in listeners:
                     listener(message)
+        for listener, role in self.watchers.items():
+            listener(self.state_message(None, role))
 
-    # --- the bots -------------------------------------------------------------
+    # --- the bots and the timers ----------------------------------------------
 
     def _bots_due(self) -> tuple[list[int], float] | None:
-        """The bot seats that owe a decision now, and how long to wait before acting."""
+        """The bot seats that owe a decision now, and how long to wait before acting.
+
+        An empty list of seats means "press on": Continue or the next hand.
+        """
         data, match = self.data, self.match
         if data.status != "active" or data.paused:
             return None
+        if match.phase is Phase.HAND_OVER and self.shared:
+            return [], next_hand_delay(data.pace, self.env.pace_scale)
         if self.autoplaying and (data.awaiting_continue or match.phase is Phase.HAND_OVER):
-            return [], bot_delay(data.pace, False, self.env.pace_scale)  # press on
+            return [], bot_delay(data.pace, False, self.env.pace_scale)
         if data.awaiting_continue:
             return None
         if match.phase is Phase.PASSING:
@@ -364,25 +629,37 @@ class Table:
         after_trick = state is not None and state.trick_count == 0 and state.tricks_played > 0
         return [turn], bot_delay(data.pace, after_trick, self.env.pace_scale)
 
-    def _schedule_bots(self) -> None:
+    def _schedule_bots(self, *, follower: bool = False) -> None:
+        """Let the bots (or the next-hand timer) act after their delay.
+
+        A ``follower`` (a process that only saw another process's change)
+        waits longer: it acts only if the process that made the change did
+        not (it stopped, say). Both acting is harmless: the second finds the
+        version moved and drops its decision.
+        """
         task = self._bot_task
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         self._bot_task = None
+        self.next_hand_at = None
         due = self._bots_due()
-        if due is not None:
-            seats, delay = due
-            self._bot_task = asyncio.create_task(self._run_bots(self.data.version, seats, delay))
+        if due is None:
+            return
+        seats, delay = due
+        loop = asyncio.get_running_loop()
+        if not seats and self.shared:
+            self.next_hand_at = loop.time() + delay
+        if follower:
+            delay += 3.0
+        views = [(seat, self.bot_level(seat), self.match.view(seat)) for seat in seats]
+        self._bot_task = asyncio.create_task(self._run_bots(self.data.version, views, delay))
 
-    async def _run_bots(self, version: int, seats: list[int], delay: float) -> None:
+    async def _run_bots(
+        self, version: int, views: list[tuple[int, str, SeatView]], delay: float
+    ) -> None:
         loop = asyncio.get_running_loop()
         started = loop.time()
-        jobs = [
-            self.env.pool.decide(
-                self.seats[s].bot_level or "easy", self.match.view(s), self._seed(s)
-            )
-            for s in seats
-        ]
+        jobs = [self.env.pool.decide(level, view, self._seed(seat)) for seat, level, view in views]
         try:
             decisions = await asyncio.gather(*jobs)
         except asyncio.CancelledError:
@@ -393,38 +670,86 @@ class Table:
         wait = delay - (loop.time() - started)
         if wait > 0:
             await asyncio.sleep(wait)
+        seats = [seat for seat, _, _ in views]
         # A TableError: the table moved on meanwhile (undo, pause); the decision is dropped.
         with contextlib.suppress(TableError):
             if seats:
-                await self._change(version, lambda: self._apply(zip(seats, decisions, strict=True)))
+                await self._change(
+                    version,
+                    lambda: self._apply(version, zip(seats, decisions, strict=True)),
+                    finished_too=False,
+                )
             else:
-                await self._change(version, self._press_on)
+                await self._change(version, lambda: self._press_on(version))
 
-    def _press_on(self) -> None:
-        """Autoplay's part of the person: Continue after the pass, Next hand after a hand."""
-        if self.data.awaiting_continue:
-            self.data.awaiting_continue = False
-        elif self.match.phase is Phase.HAND_OVER:
-            self.match.next_hand()
+    def _check_version(self, version: int) -> None:
+        """A bot's decision holds only for the version it was made for (also at shared tables)."""
+        if self.data.version != version:
+            raise TableError("stale", "The table moved on")
 
-    async def autoplay(self, seat: int, level: str = "normal") -> None:
-        """Test-only: a bot of ``level`` plays ``seat`` from now to the end of the match."""
-        async with self.lock:
-            self._check(None, while_paused=False, finished_too=False)
-            seats = list(self.seats)
-            seats[seat] = replace(seats[seat], bot_level=level)
-            self.seats = tuple(seats)
-            self.autoplaying = True
-            self._schedule_bots()
-
-    def _apply(self, decisions: Iterable[tuple[int, Decision]]) -> None:
+    def _apply(self, version: int, decisions: Iterable[tuple[int, Decision]]) -> None:
+        self._check_version(version)
         for seat, decision in decisions:
+            if not self.seats[seat].is_bot:
+                raise TableError("stale", "The person is back")
             if decision.kind == "pass":
                 self.match.confirm_pass(seat, decision.cards)
             elif decision.kind == "play":
                 self.match.play(decision.cards[0], seat)
             elif decision.moon is not None:
                 self.match.choose_moon(seat, decision.moon)
+
+    def _press_on(self, version: int) -> None:
+        """Continue after the pass (autoplay), or the next hand (autoplay, shared tables)."""
+        self._check_version(version)
+        if self.data.awaiting_continue:
+            self.data.awaiting_continue = False
+        elif self.match.phase is Phase.HAND_OVER:
+            self.match.next_hand()
+
+    def _schedule_grace(self) -> None:
+        """Wake up when a disconnected person's grace period ends, to let a bot take over."""
+        if self._grace_task is not None and self._grace_task is not asyncio.current_task():
+            self._grace_task.cancel()
+        self._grace_task = None
+        deadlines = [
+            moment + timedelta(seconds=self.env.grace_seconds)
+            for place in self.places()
+            if not place.bot and not place.left and (moment := place.away_at()) is not None
+        ]
+        if not deadlines or self.data.status not in ("active", "seating"):
+            return
+        wait = max(0.0, (min(deadlines) - now()).total_seconds())
+        self._grace_task = asyncio.create_task(self._grace_over(wait))
+
+    async def _grace_over(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        with contextlib.suppress(TableError, LookupError):
+            await self._change(None, self._take_over, presence=True)
+
+    def _take_over(self) -> None:
+        """A bot plays for each person whose grace period is over (once the match is on)."""
+        if self.data.status != "active":
+            return
+        limit = now() - timedelta(seconds=self.env.grace_seconds)
+        for seat, place in enumerate(self.places()):
+            away = place.away_at()
+            if not place.bot and not place.left and away is not None and away <= limit:
+                self._set_place(seat, bot=True)
+
+    def away_ms(self, place: Place) -> int | None:
+        """Milliseconds until a bot takes over for a disconnected person."""
+        away = place.away_at()
+        if away is None or place.bot or place.left:
+            return None
+        deadline = away + timedelta(seconds=self.env.grace_seconds)
+        return max(0, int((deadline - now()).total_seconds() * 1000))
+
+    def next_hand_ms(self) -> int | None:
+        if self.next_hand_at is None:
+            return None
+        remaining = self.next_hand_at - asyncio.get_running_loop().time()
+        return max(0, int(remaining * 1000))
 
     def bot_level(self, seat: int) -> str:
         return self.seats[seat].bot_level or self.data.level
@@ -439,6 +764,30 @@ class Table:
         return self._bot_task is not None and not self._bot_task.done()
 
     def close(self) -> None:
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-            self._bot_task = None
+        for task in (self._bot_task, self._grace_task):
+            if task is not None:
+                task.cancel()
+        self._bot_task = self._grace_task = None
+
+
+def _new_data(match: Match, token: str, level: str, pace: str, version: int) -> MatchData:
+    moment = now()
+    return MatchData(
+        id=uuid.uuid4().hex,
+        owner_token=token,
+        level=level,
+        status="active",
+        record=write_record(match),
+        seed=match.seed,
+        pass_selections=[[], [], [], []],
+        awaiting_continue=False,
+        paused=False,
+        pace=pace,
+        elapsed_ms=0,
+        running_since=None,
+        used_undo=False,
+        ranked=True,
+        version=version,
+        created_at=moment,
+        updated_at=moment,
+    )

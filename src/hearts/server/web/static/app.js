@@ -8,6 +8,7 @@ import {
 import { renderHand, renderReview, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { showAccount, signOut } from "./session.js";
 import { TableSocket } from "./socket.js";
+import { announcer, capitalise, formatTime, messenger, moveHandFocus } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["easy", "normal", "expert"];
@@ -156,8 +157,6 @@ function onError(msg) {
   announce(text);
 }
 
-function capitalise(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
-
 // ---- screens and drawing ------------------------------------------------------
 
 function showScreen(name) {
@@ -264,36 +263,10 @@ function setPaceButtons(pace) {
 
 // ---- messages and the live region ---------------------------------------------
 
-let messageTimer = null;
-function showMessage(text, kind = "info") {
-  const node = $("message");
-  node.textContent = text;
-  node.dataset.kind = kind;
-  clearTimeout(messageTimer);
-  if (text) messageTimer = setTimeout(() => { node.textContent = ""; }, 8000);
-}
-
-let liveQueue = [];
-let liveTimer = null;
-function announce(text) {
-  liveQueue.push(text);
-  clearTimeout(liveTimer);
-  // Gather what arrives together so one update is read, not the last only.
-  liveTimer = setTimeout(() => {
-    const live = $("live");
-    live.textContent = liveQueue.join(" ");
-    liveQueue = [];
-  }, 150);
-}
+const showMessage = messenger("message");
+const announce = announcer("live");
 
 // ---- the clock ----------------------------------------------------------------
-
-function formatTime(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
-  const pad = (n) => String(n).padStart(2, "0");
-  return hh ? `${hh}:${pad(mm)}:${pad(ss)}` : `${mm}:${pad(ss)}`;
-}
 
 function tick() {
   const ms = clock.ms + (clock.running ? performance.now() - clock.at : 0);
@@ -394,21 +367,7 @@ function onCard(card) {
 }
 
 function moveFocus(event) {
-  const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-  if (!keys.includes(event.key)) return;
-  const buttons = [...$("hand").querySelectorAll("button[data-card]")];
-  const i = buttons.indexOf(document.activeElement);
-  if (i < 0 || !buttons.length) return;
-  let j = i;
-  if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
-  if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(buttons.length - 1, i + 1);
-  if (event.key === "Home") j = 0;
-  if (event.key === "End") j = buttons.length - 1;
-  event.preventDefault();
-  buttons[i].tabIndex = -1;
-  buttons[j].tabIndex = 0;
-  buttons[j].focus();
-  ui.focusCard = buttons[j].dataset.card;
+  moveHandFocus($("hand"), event, ui);
 }
 
 async function withUnrankedNotice(type) {

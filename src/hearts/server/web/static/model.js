@@ -8,7 +8,27 @@ export const SEAT_PLACES = ["South", "West", "North", "East"];
 
 export function players(table) {
   const p = (table && Array.isArray(table.players)) ? table.players : [];
-  return DEFAULT_PLAYERS.map((d, i) => (typeof p[i] === "string" && p[i]) ? p[i] : d);
+  const seats = (table && Array.isArray(table.seats)) ? table.seats : [];
+  const seatName = (i) => (seats[i] && typeof seats[i].name === "string" && seats[i].name) ? seats[i].name : null;
+  return DEFAULT_PLAYERS.map((d, i) => (typeof p[i] === "string" && p[i]) ? p[i] : (seatName(i) || (watching(table) ? SEAT_PLACES[i] : d)));
+}
+
+/**
+ * Someone who only watches (a spectator, or a visitor not seated yet): the
+ * table is not rotated for them, so seat 0 is South, not "you".
+ */
+export function watching(table) {
+  return !!table && (table.role === "spectator" || table.role === "visitor");
+}
+
+/** Is `seat` the viewer's own? Seat 0 is, unless the viewer only watches. */
+export function isViewer(table, seat) {
+  return seat === 0 && !watching(table);
+}
+
+/** "You" for the viewer's seat, else the player's name. */
+export function whoIs(table, seat, names = players(table)) {
+  return isViewer(table, seat) ? "You" : (names[seat] || "Someone");
 }
 
 /** Does this state hold a match (finished or not)? */
@@ -88,7 +108,7 @@ export function cardsTaken(table) {
 }
 
 export function isMyTurn(table) {
-  return !!table && table.phase === "playing" && table.turn === 0;
+  return !!table && table.phase === "playing" && table.turn === 0 && !watching(table);
 }
 
 export function listCards(cards) {
@@ -114,7 +134,8 @@ export function announcements(prev, next) {
   const out = [];
   if (!hasMatch(next)) return out;
   const names = players(next);
-  const who = (seat) => (seat === 0 ? "You" : names[seat] || "Someone");
+  const who = (seat) => whoIs(next, seat, names);
+  const you = (seat) => (isViewer(next, seat) ? "you" : names[seat]);
   const same = hasMatch(prev) && prev.match_id === next.match_id;
   if (!same) {
     if (next.prompt) out.push(next.prompt);
@@ -134,7 +155,7 @@ export function announcements(prev, next) {
     for (const t of nextTricks) {
       for (const [seat, card] of t.cards) {
         if (index >= before.length) {
-          out.push(seat === 0 ? `You play ${cardName(card, false)}.` : `${who(seat)} plays ${cardName(card, false)}.`);
+          out.push(isViewer(next, seat) ? `You play ${cardName(card, false)}.` : `${who(seat)} plays ${cardName(card, false)}.`);
         }
         index += 1;
       }
@@ -142,7 +163,7 @@ export function announcements(prev, next) {
       const wasDone = prevT && prevT.winner !== null && prevT.cards.length === 4;
       if (t.cards.length === 4 && t.winner !== null && !wasDone) {
         const pts = t.points ? `, ${plural(t.points, "point")}` : ", no points";
-        out.push(`${t.winner === 0 ? "You win" : who(t.winner) + " wins"} the trick${pts}.`);
+        out.push(`${isViewer(next, t.winner) ? "You win" : who(t.winner) + " wins"} the trick${pts}.`);
       }
     }
   }
@@ -152,7 +173,7 @@ export function announcements(prev, next) {
   }
   if (sameHand && next.phase === "passing") {
     const pc = arr4(next.pass_confirmed, false), pp = arr4(prev.pass_confirmed, false);
-    for (let s = 1; s < 4; s++) if (pc[s] && !pp[s]) out.push(`${who(s)} has chosen a pass.`);
+    for (let s = watching(next) ? 0 : 1; s < 4; s++) if (pc[s] && !pp[s]) out.push(`${who(s)} has chosen a pass.`);
   }
   const endedHand = (next.phase === "hand_over" || next.phase === "match_over") &&
     !(sameHand && (prev.phase === "hand_over" || prev.phase === "match_over"));
@@ -160,19 +181,19 @@ export function announcements(prev, next) {
     const lh = next.last_hand || {};
     const pts = arr4(lh.points);
     if (Number.isInteger(lh.shooter)) out.push(`${who(lh.shooter)} shot the moon!`);
-    out.push("Hand over. Points: " + names.map((n, s) => `${s === 0 ? "you" : n} ${pts[s]}`).join(", ") + ".");
+    out.push("Hand over. Points: " + names.map((n, s) => `${you(s)} ${pts[s]}`).join(", ") + ".");
     const tot = arr4(next.totals);
-    out.push("Totals: " + names.map((n, s) => `${s === 0 ? "you" : n} ${tot[s]}`).join(", ") + ".");
+    out.push("Totals: " + names.map((n, s) => `${you(s)} ${tot[s]}`).join(", ") + ".");
   }
   if (next.phase === "match_over" && prev.phase !== "match_over" && Number.isInteger(next.winner)) {
-    out.push(next.winner === 0 ? "You win the match!" : `${who(next.winner)} wins the match.`);
+    out.push(isViewer(next, next.winner) ? "You win the match!" : `${who(next.winner)} wins the match.`);
   }
   if (next.paused && !prev.paused) out.push("Paused.");
   if (!next.paused && prev.paused) out.push("Resumed.");
   const turnChanged = next.turn !== prev.turn || next.phase !== prev.phase || !sameHand;
   if (next.prompt && (next.prompt !== prev.prompt || (turnChanged && isMyTurn(next)))) {
     out.push(next.prompt);
-  } else if (turnChanged && next.phase === "playing" && Number.isInteger(next.turn) && next.turn !== 0) {
+  } else if (turnChanged && next.phase === "playing" && Number.isInteger(next.turn) && !isViewer(next, next.turn)) {
     out.push(`${who(next.turn)}'s turn.`);
   }
   return out;
@@ -185,7 +206,7 @@ export function promptText(table) {
   const names = players(table);
   switch (table.phase) {
     case "passing": return Number.isInteger(table.pass_to) ? `Pass three cards to ${names[table.pass_to]}` : "Choose three cards to pass";
-    case "playing": return table.turn === 0 ? "Your turn" : `${names[table.turn] || "…"} to play`;
+    case "playing": return isViewer(table, table.turn) ? "Your turn" : `${names[table.turn] || "…"} to play`;
     case "hand_over": return "Hand over";
     case "match_over": return "Match over";
     default: return "";

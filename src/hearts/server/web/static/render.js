@@ -2,7 +2,7 @@
 // textContent; the DOM is built with createElement, never from HTML strings.
 
 import { cardBack, cardFace, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
-import { arr4, cardsTaken, centreTrick, completedTricks, isMyTurn, players, SEAT_PLACES } from "./model.js";
+import { arr4, cardsTaken, centreTrick, completedTricks, isMyTurn, isViewer, players, SEAT_PLACES, whoIs } from "./model.js";
 
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -45,13 +45,14 @@ export function renderSeat(node, seat, table) {
   const points = arr4(table.points_taken)[seat];
   const total = arr4(table.totals)[seat];
   const turn = table.phase === "playing" && table.turn === seat;
+  const mine = isViewer(table, seat);
   node.classList.toggle("turn", turn);
   node.replaceChildren();
   const head = h("div", { class: "seat-head" },
     h("h2", { class: "seat-name", text: names[seat] }),
-    turn ? h("span", { class: "badge turn-badge", text: seat === 0 ? "Your turn" : "To play" }) : null);
+    turn ? h("span", { class: "badge turn-badge", text: mine ? "Your turn" : "To play" }) : null);
   node.appendChild(head);
-  if (seat !== 0) {
+  if (!mine) {
     const stack = h("div", { class: "seat-cards", dataset: { count: String(left) } });
     const shown = Math.min(left, 13);
     const fan = h("span", { class: "fan", "aria-hidden": "true" });
@@ -72,7 +73,7 @@ export function renderSeat(node, seat, table) {
     const done = arr4(table.pass_confirmed, false)[seat];
     node.appendChild(h("p", { class: `pass-status ${done ? "ready" : ""}`, text: done ? "Pass chosen" : "Choosing a pass…" }));
   }
-  node.setAttribute("aria-label", `${names[seat]}, ${seat === 0 ? "you" : SEAT_PLACES[seat]}`);
+  node.setAttribute("aria-label", `${names[seat]}, ${mine ? "you" : SEAT_PLACES[seat]}${turn ? ", to play" : ""}`);
 }
 
 // ---- the centre ----------------------------------------------------------------
@@ -86,7 +87,7 @@ export function renderTrick(node, table) {
     const slot = h("div", { class: `slot slot-${seat}`, dataset: { seat: String(seat) } });
     const card = bySeat.get(seat);
     if (card) {
-      const who = seat === 0 ? "You" : names[seat];
+      const who = whoIs(table, seat, names);
       const el = staticCard(card, `${who}: ${cardName(card, false)}`);
       if (trick.finished && trick.winner === seat) el.classList.add("winner");
       if (trick.leader === seat) el.classList.add("led");
@@ -95,13 +96,22 @@ export function renderTrick(node, table) {
     node.appendChild(slot);
   }
   if (trick && trick.finished && Number.isInteger(trick.winner)) {
-    const who = trick.winner === 0 ? "You take" : `${names[trick.winner]} takes`;
+    const who = isViewer(table, trick.winner) ? "You take" : `${names[trick.winner]} takes`;
     node.appendChild(h("p", { class: "trick-result", text: `${who} the trick${trick.points ? ` (${trick.points} point${trick.points === 1 ? "" : "s"})` : ""}` }));
   }
   node.dataset.count = String(bySeat.size);
 }
 
 // ---- your hand -----------------------------------------------------------------
+
+/**
+ * Whether the cards received in the pass are marked "new": until Continue in
+ * solo play; at a shared table (no Continue) until the player's first card.
+ */
+export function receivedShown(table) {
+  if (table.awaiting_continue || table.phase === "passing") return true;
+  return table.kind === "shared" && table.phase === "playing" && Array.isArray(table.hand) && table.hand.length === 13;
+}
 
 /**
  * Draws the hand with a roving tabindex; keeps focus on the same card (or
@@ -114,7 +124,7 @@ export function renderHand(node, table, ui) {
   const oldCards = [...node.querySelectorAll("[data-card]")].map((b) => b.dataset.card);
   const cards = sortCards(table.hand);
   const legal = new Set(sortCards(table.legal));
-  const received = new Set(table.awaiting_continue || table.phase === "passing" ? sortCards(table.received) : []);
+  const received = new Set(receivedShown(table) ? sortCards(table.received) : []);
   const hint = new Set(ui.hint || []);
   const passing = table.phase === "passing" && Number.isInteger(table.pass_to);
   const confirmed = Array.isArray(table.passed) && table.passed.length > 0;
@@ -185,7 +195,7 @@ export function renderSummary(table, els) {
   const shooter = lh.shooter;
   els.moon.hidden = !Number.isInteger(shooter);
   if (Number.isInteger(shooter)) {
-    els.moon.textContent = shooter === 0
+    els.moon.textContent = isViewer(table, shooter)
       ? "You shot the moon! Everyone else takes 26 points."
       : `${names[shooter]} shot the moon: 0 for ${names[shooter]}, 26 for everyone else.`;
   }
@@ -204,15 +214,15 @@ export function renderReview(list, table, onlyLast) {
     item.appendChild(h("h3", { text: `Trick ${n}` }));
     const cards = h("div", { class: "review-cards" });
     for (const [seat, card] of t.cards) {
-      const who = seat === 0 ? "You" : names[seat];
+      const who = whoIs(table, seat, names);
       const fig = h("figure", { class: `review-card ${t.winner === seat ? "won" : ""}` });
       fig.appendChild(staticCard(card, `${who}: ${cardName(card, false)}`));
       fig.appendChild(h("figcaption", { text: who, "aria-hidden": "true" }));
       cards.appendChild(fig);
     }
     item.appendChild(cards);
-    const leader = Number.isInteger(t.leader) ? (t.leader === 0 ? "You" : names[t.leader]) : "?";
-    const winner = Number.isInteger(t.winner) ? (t.winner === 0 ? "you" : names[t.winner]) : "?";
+    const leader = Number.isInteger(t.leader) ? whoIs(table, t.leader, names) : "?";
+    const winner = Number.isInteger(t.winner) ? (isViewer(table, t.winner) ? "you" : names[t.winner]) : "?";
     item.appendChild(h("p", { class: "review-line",
       text: `Led by ${leader}, won by ${winner}, ${t.points} point${t.points === 1 ? "" : "s"}.` }));
     list.appendChild(item);
