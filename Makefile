@@ -5,13 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-server
 
-.PHONY: run test lint typecheck pytest browser bench clean
+.PHONY: run test lint typecheck pytest browser services bench clean
 
 # The virtual environment is rebuilt whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,redis]'
 	touch $(STAMP)
 
 # Only what playing needs; the tests' stamp above installs it too.
@@ -36,9 +36,15 @@ typecheck: $(STAMP)
 browser:
 	sh scripts/ensure-chromium.sh
 
-# HEARTS_REQUIRE_BROWSER=1: a missing Chromium fails the browser tests instead of skipping them.
-pytest: $(STAMP) browser
-	HEARTS_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q
+# Debian's PostgreSQL server and Redis for tests/scale (installed with apt-get when missing, as
+# root). The tests start their own throwaway instances on loopback ports and stop them afterwards.
+services:
+	sh scripts/ensure-services.sh
+
+# HEARTS_REQUIRE_BROWSER=1 / HEARTS_REQUIRE_SERVICES=1: a missing Chromium, PostgreSQL or Redis
+# fails the tests that need it instead of skipping them.
+pytest: $(STAMP) browser services
+	HEARTS_REQUIRE_BROWSER=1 HEARTS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -q
 
 test: lint typecheck pytest
 

@@ -6,7 +6,8 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 from hearts import __version__
 from hearts.arena import DEFAULT_WORKERS, ArenaError, make_entrants, parse_settings, run_arena
@@ -17,6 +18,9 @@ from hearts.record import RecordError, dumps_record, loads_record
 from hearts.rules import SEAT_NAMES, SEATS, PassDirection
 from hearts.suggest import DEFAULT_LEVEL, DEFAULT_SEED, suggest_in_match
 from hearts.view import split_tricks
+
+if TYPE_CHECKING:
+    from hearts.server.settings import Settings
 
 MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
 """A 1000-hand record is under 2 MB; anything much bigger is not a record."""
@@ -98,18 +102,42 @@ def serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from hearts.server.app import create_app
-        from hearts.server.settings import Settings
     except ImportError as error:
         raise UserError(
             f"the server is not installed ({error.name} is missing): pip install 'hearts[server]'"
         ) from None
-    from pathlib import Path
-
-    data_dir = Path(args.data_dir) if args.data_dir is not None else None
-    settings = Settings.from_env().with_changes(host=args.host, port=args.port, data_dir=data_dir)
+    settings = server_settings(args)
     print(f"Hearts at http://{settings.host}:{settings.port}/ (database {settings.db_url})")
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
     return EXIT_OK
+
+
+def migrate(args: argparse.Namespace) -> int:
+    """Bring the database's tables up to date, then stop (run once before starting servers)."""
+    try:
+        from hearts.server.db.session import make_engine, upgrade
+    except ImportError as error:
+        raise UserError(
+            f"the server is not installed ({error.name} is missing): pip install 'hearts[server]'"
+        ) from None
+    settings = server_settings(args)
+    engine = make_engine(settings.db_url)
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()
+    print(f"The database is up to date ({settings.db_url})")
+    return EXIT_OK
+
+
+def server_settings(args: argparse.Namespace) -> Settings:
+    from hearts.server.settings import Settings
+
+    data_dir = Path(args.data_dir) if args.data_dir is not None else None
+    changes: dict[str, Any] = {"data_dir": data_dir}
+    if hasattr(args, "port"):
+        changes.update(host=args.host, port=args.port)
+    return Settings.from_env().with_changes(**changes)
 
 
 def seat_number(text: str) -> int:
@@ -408,6 +436,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--data-dir", help="where the SQLite database is kept (default ./data)"
     )
     serve_parser.set_defaults(run=serve)
+
+    migrate_parser = commands.add_parser(
+        "migrate",
+        help="bring the database's tables up to date",
+        description=(
+            "Run the database migrations once and stop (DATABASE_URL or --data-dir say "
+            "which database). hearts serve runs them too; with several servers, run this "
+            "once before starting or upgrading them."
+        ),
+    )
+    migrate_parser.add_argument(
+        "--data-dir", help="where the SQLite database is kept (default ./data)"
+    )
+    migrate_parser.set_defaults(run=migrate)
     return parser
 
 

@@ -20,12 +20,14 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 PACE_SCALE = "0.05"
+GRACE_SECONDS = "3"
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -75,11 +77,14 @@ class Server:
         # Bots act after a twentieth of the usual pause: fast, yet every state
         # still reaches the page one at a time and in order.  The test-only
         # POST /api/test/autoplay lets a test finish a whole match quickly.
+        # At a shared table a bot takes over a disconnected seat after
+        # GRACE_SECONDS instead of a minute, so a test can watch it happen.
         env = {
             **os.environ,
             "HEARTS_PACE_SCALE": PACE_SCALE,
             "HEARTS_BOT_WORKERS": "2",
             "HEARTS_TEST_AUTOPLAY": "1",
+            "HEARTS_GRACE_SECONDS": GRACE_SECONDS,
         }
         self.process = subprocess.Popen(
             [
@@ -178,3 +183,68 @@ def screenshot_fixture() -> Callable[[object, str], None]:
     """``screenshot(page, name)``: test-artifacts/<name>.png (a fixture: two conftest modules
     share the name, so tests do not import from this one)."""
     return screenshot
+
+
+class Person:
+    """One person at a shared table: a browser context of their own (so their own
+    session cookie), one tab, and what went wrong on it."""
+
+    def __init__(self, name: str, context: Any) -> None:
+        self.name = name
+        self.context = context
+        self.page_errors: list[str] = []
+        self.console_errors: list[str] = []
+        self.page: Any = None
+        self.new_page()
+
+    def new_page(self) -> Any:
+        """A (new) tab in this person's context: the same session as before."""
+        tab = self.context.new_page()
+        tab.on("pageerror", lambda error: self.page_errors.append(f"{self.name}: {error}"))
+        tab.on(
+            "console",
+            lambda message: (
+                self.console_errors.append(f"{self.name}: {message.text}")
+                if message.type == "error"
+                else None
+            ),
+        )
+        self.page = tab
+        return tab
+
+
+@pytest.fixture
+def people(server: Server) -> Iterator[Callable[[str], Person]]:
+    """``people(name)``: a new person, each in a browser context of their own.
+
+    One Chromium serves them all; contexts share no cookies or storage, so
+    each person is a separate session (a separate guest) on the server.  The
+    test fails if any of their tabs throws or logs an error to the console.
+    """
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    assert executable is not None
+    made: list[Person] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_FLAGS
+        )
+
+        def person(name: str) -> Person:
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context.set_default_timeout(15_000)
+            made.append(Person(name, context))
+            return made[-1]
+
+        try:
+            yield person
+        finally:
+            for someone in made:
+                with contextlib.suppress(Exception):
+                    someone.context.close()
+            browser.close()
+    errors = [e for someone in made for e in someone.page_errors]
+    assert errors == [], f"errors on the pages: {errors}"
+    console = [e for someone in made for e in someone.console_errors]
+    assert console == [], f"console errors on the pages: {console}"

@@ -86,6 +86,13 @@ ORIGIN: Final = {"origin": "http://testserver"}
 """The Origin a page of the test server sends with its WebSocket handshake."""
 
 
+def browser(client: TestClient) -> TestClient:
+    """Another browser (its own cookies) on the same running app and event loop."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
+
+
 def connect(client: TestClient) -> AbstractContextManager[WebSocketTestSession]:
     """A WebSocket as a page of this site opens it (the client's cookies go along)."""
     return client.websocket_connect("/ws", headers=ORIGIN)

@@ -6,6 +6,7 @@ from fastapi.testclient import TestClient
 from player import (
     PASSWORD,
     Player,
+    browser,
     connect,
     csrf,
     db,
@@ -38,17 +39,17 @@ def test_guest_is_made_once_per_session(client: TestClient) -> None:
         "ranking_points": 0,
     }
     assert session_data(client)["player"] == first
-    other = TestClient(client.app)
+    other = browser(client)
     assert new_guest(other) != first
 
 
 def test_a_legacy_guest_token_is_adopted_but_never_an_accounts(client: TestClient) -> None:
     old = new_guest(client)
-    fresh = TestClient(client.app)
+    fresh = browser(client)
     assert post(fresh, "/api/guest", {"token": old}).status_code == 200
     assert session_data(fresh)["player"] == old
     sign_up(client, "ada")  # the token now belongs to an account
-    thief = TestClient(client.app)
+    thief = browser(client)
     post(thief, "/api/guest", {"token": old})
     assert session_data(thief)["player"] != old
 
@@ -84,7 +85,7 @@ def test_username_and_password_rules(client: TestClient) -> None:
 def test_usernames_are_unique_regardless_of_case(client: TestClient, settings: Settings) -> None:
     new_guest(client)
     sign_up(client, "Ada_L")
-    other = TestClient(client.app)
+    other = browser(client)
     new_guest(other)
     response = post(other, "/api/account/signup", {"username": "ada_l", "password": PASSWORD})
     assert response.status_code == 409 and response.json()["detail"].startswith("That username")
@@ -126,7 +127,7 @@ def test_sign_up_keeps_the_guests_match(client: TestClient, player: Player) -> N
 def test_sign_in_from_another_browser(client: TestClient, player: Player) -> None:
     table = player.start()
     sign_up(client, "ada")
-    laptop = TestClient(client.app)
+    laptop = browser(client)
     assert laptop.get("/api/session").json()["player"] is None
     assert sign_in(laptop, "ADA") == 200  # any case
     assert laptop.get("/api/session").json()["player"]["name"] == "ada"
@@ -139,7 +140,7 @@ def test_sign_in_from_another_browser(client: TestClient, player: Player) -> Non
 def test_wrong_password_and_unknown_name_look_the_same(client: TestClient) -> None:
     new_guest(client)
     sign_up(client, "ada")
-    stranger = TestClient(client.app)
+    stranger = browser(client)
     wrong = post(stranger, "/api/account/signin", {"username": "ada", "password": "nope nope"})
     unknown = post(stranger, "/api/account/signin", {"username": "bob", "password": "nope nope"})
     assert wrong.status_code == unknown.status_code == 401
@@ -150,7 +151,7 @@ def test_wrong_password_and_unknown_name_look_the_same(client: TestClient) -> No
 def test_sign_in_is_throttled_per_account(client: TestClient) -> None:
     new_guest(client)
     sign_up(client, "ada")
-    attacker = TestClient(client.app)
+    attacker = browser(client)
     for _ in range(accounts.ACCOUNT_FAILURES):
         assert sign_in(attacker, "ada", "guess guess") == 401
     response = post(attacker, "/api/account/signin", {"username": "ada", "password": PASSWORD})
@@ -166,7 +167,7 @@ def test_sign_in_is_throttled_per_account(client: TestClient) -> None:
 def test_sign_in_is_throttled_per_address(client: TestClient) -> None:
     new_guest(client)
     sign_up(client, "ada")
-    attacker = TestClient(client.app)
+    attacker = browser(client)
     for number in range(accounts.ADDRESS_FAILURES):
         assert sign_in(attacker, f"name{number}", "guess guess") == 401
     assert sign_in(attacker, "ada") == 429  # the same address (testclient)
@@ -175,7 +176,7 @@ def test_sign_in_is_throttled_per_address(client: TestClient) -> None:
 def test_a_success_clears_the_accounts_failures(client: TestClient) -> None:
     new_guest(client)
     sign_up(client, "ada")
-    other = TestClient(client.app)
+    other = browser(client)
     for _ in range(accounts.ACCOUNT_FAILURES - 1):
         assert sign_in(other, "ada", "guess guess") == 401
     assert sign_in(other, "ada") == 200
@@ -210,7 +211,8 @@ def test_a_guest_cookie_from_before_sign_up_does_not_open_the_account(
     new_guest(client)
     before = dict(client.cookies)
     sign_up(client, "ada")
-    old = TestClient(client.app, cookies=before)
+    old = browser(client)
+    old.cookies.update(before)
     assert old.get("/api/session").json()["player"] is None
     assert old.get("/api/stats").status_code == 401
 

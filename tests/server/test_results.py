@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from player import PASSWORD, Player, Table, connect, db, new_guest, post, sign_up
+from player import PASSWORD, Player, Table, browser, connect, db, new_guest, post, sign_up
 from sqlalchemy.exc import IntegrityError
 
 from hearts import Match, Rules
@@ -254,9 +254,9 @@ def test_leaderboard_pages_ties_and_my_place(settings: Settings, client: TestCli
     engine = make_engine(settings.db_url)
     sessions = make_sessions(engine)
     for number in range(25):
-        browser = TestClient(client.app)
-        token = new_guest(browser)
-        sign_up(browser, f"p{number:02d}")
+        other = browser(client)
+        token = new_guest(other)
+        sign_up(other, f"p{number:02d}")
         insert_match(settings, f"m{number}", token, "abandoned")
         with sessions.begin() as session:
             lost = Outcome("easy", "abandoned", False, True, None, 0, 0, 0, 0, 0)
@@ -293,7 +293,7 @@ def test_leaderboard_pages_ties_and_my_place(settings: Settings, client: TestCli
     assert client.get("/api/leaderboard", params={"page": "x"}).status_code == 422
     assert client.get("/api/leaderboard", params={"page": 9}).json()["rows"] == []
     # p01 is tied last with p00 and comes after it by name: page 2, highlighted.
-    me = TestClient(client.app)
+    me = browser(client)
     assert post(me, "/api/account/signin", {"username": "p01", "password": PASSWORD}).is_success
     board = me.get("/api/leaderboard").json()
     assert board["me"] == {"rank": 24, "page": 2, "points": 0}

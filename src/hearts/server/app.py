@@ -11,10 +11,11 @@ from fastapi.staticfiles import StaticFiles
 
 from hearts import __version__
 from hearts.server.db.session import make_engine, make_sessions, upgrade
-from hearts.server.routes import accounts, api, pages, stats, testing
-from hearts.server.routes.deps import session_player
+from hearts.server.routes import accounts, api, pages, stats, tables, testing
+from hearts.server.routes.deps import display_name, session_player
 from hearts.server.security import SessionCookies, origin_allowed, session_secret
 from hearts.server.settings import Settings
+from hearts.server.tables.bus import Bus, LocalBus, RedisBus
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.table import TableEnv
 from hearts.server.workers import BotPool
@@ -32,12 +33,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.db_url)
         upgrade(engine)
         pool = BotPool(settings.bot_workers, settings.bot_processes)
-        registry = TableRegistry(TableEnv(make_sessions(engine), pool, settings.pace_scale))
+        bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
+        env = TableEnv(
+            make_sessions(engine), pool, settings.pace_scale, settings.grace_seconds, bus
+        )
+        registry = TableRegistry(env)
+        await bus.start(registry.on_change)
         app.state.registry = registry
         try:
             yield
         finally:
             registry.close()
+            await bus.close()
             pool.close()
             engine.dispose()
 
@@ -48,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(api.router)
     app.include_router(stats.router)
+    app.include_router(tables.router)
     if settings.test_autoplay:
         app.include_router(testing.router)
 
@@ -61,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if player is None:
             await socket.close(code=1008)  # before accept: the handshake gets HTTP 403
             return
-        await connection.serve(socket, registry, player.token)
+        await connection.serve(socket, registry, player.token, display_name(player))
 
     app.mount(
         "/static",

@@ -38,6 +38,10 @@ class Settings:
     """HEARTS_SECRET_KEY: signs session cookies; default a key kept in ``<data_dir>/secret.key``."""
     allowed_origins: tuple[str, ...] = ()
     """HEARTS_ALLOWED_ORIGINS: more origins whose pages may open the WebSocket (comma-separated)."""
+    redis_url: str = ""
+    """REDIS_URL: with a PostgreSQL DATABASE_URL, lets several server processes share tables."""
+    grace_seconds: float = 60.0
+    """HEARTS_GRACE_SECONDS: how long a disconnected person's seat waits before a bot plays it."""
     test_autoplay: bool = False
     """HEARTS_TEST_AUTOPLAY: adds POST /api/test/autoplay to finish a match quickly (tests)."""
 
@@ -77,6 +81,10 @@ class Settings:
             origins = env["HEARTS_ALLOWED_ORIGINS"].split(",")
             cleaned = (origin.strip().rstrip("/") for origin in origins)
             values["allowed_origins"] = tuple(origin for origin in cleaned if origin)
+        if "REDIS_URL" in env:
+            values["redis_url"] = env["REDIS_URL"]
+        if "HEARTS_GRACE_SECONDS" in env:
+            values["grace_seconds"] = max(0.0, float(env["HEARTS_GRACE_SECONDS"]))
         if "HEARTS_TEST_AUTOPLAY" in env:
             values["test_autoplay"] = _flag(env["HEARTS_TEST_AUTOPLAY"])
         return cls(**values)

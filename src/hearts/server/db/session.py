@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
@@ -38,10 +38,20 @@ def make_sessions(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
+MIGRATION_LOCK: Final = 0x4845415254
+"""The PostgreSQL advisory lock held while migrating ("HEART")."""
+
+
 def upgrade(engine: Engine) -> None:
-    """``alembic upgrade head`` on ``engine``'s database."""
+    """``alembic upgrade head`` on ``engine``'s database.
+
+    On PostgreSQL under an advisory lock, so that server processes starting
+    together migrate one after the other (the later ones find nothing to do).
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

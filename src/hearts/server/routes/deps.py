@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
@@ -65,6 +66,14 @@ async def get_optional_player(request: Request, sessions: SessionsDep) -> Player
 
 CurrentPlayer = Annotated[PlayerInfo, Depends(get_player)]
 OptionalPlayer = Annotated[PlayerInfo | None, Depends(get_optional_player)]
+
+
+def display_name(info: PlayerInfo) -> str:
+    """The username, or for a guest "Guest" and four digits drawn from its token."""
+    if info.name is not None:
+        return info.name
+    digits = int.from_bytes(hashlib.blake2b(info.token.encode(), digest_size=4).digest(), "big")
+    return f"Guest {digits % 10000:04d}"
 
 
 def player_json(info: PlayerInfo | None) -> dict[str, Any] | None:

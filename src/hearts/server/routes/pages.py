@@ -41,6 +41,17 @@ def replay_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "replay.html")
 
 
+@router.get("/tables/new", include_in_schema=False)
+def new_table_page(settings: SettingsDep) -> FileResponse:
+    return _page(settings.web_dir / "new-table.html")
+
+
+@router.get("/t/{code}", include_in_schema=False)
+def table_page(code: str, settings: SettingsDep) -> FileResponse:
+    """A shared table (the page asks the socket for it; an unknown code is said there)."""
+    return _page(settings.web_dir / "table.html")
+
+
 @router.get("/account", include_in_schema=False)
 def account_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "account.html")

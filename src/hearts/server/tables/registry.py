@@ -1,11 +1,18 @@
-"""The tables in memory, found by their owner; loading, creating and replacing matches."""
+"""The tables in memory: solo tables by their player, shared tables by their code.
+
+Loading, creating and replacing matches; and catching up when another
+server process changed a table (``on_change``, called by the bus).
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
 
+from sqlalchemy.exc import IntegrityError
+
 from hearts.bots import PLAYER_LEVELS
+from hearts.rules import Rules
 from hearts.server.db import store
 from hearts.server.tables.pacing import PACES
 from hearts.server.tables.seats import TableError
@@ -21,6 +28,9 @@ class TableRegistry:
         self._player_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._waiting: defaultdict[str, list[Listener]] = defaultdict(list)
         """Sockets of players without any match yet: they follow the first one."""
+        self._shared: dict[str, Table] = {}
+        """Shared tables by invite code."""
+        self._code_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def table_for(self, token: str) -> Table | None:
         """The player's current match (active or finished), or None before the first."""
@@ -113,7 +123,65 @@ class TableRegistry:
                 table.close()
                 del self._by_player[token]
 
+    # --- shared tables ----------------------------------------------------------
+
+    async def create_shared(
+        self, creator: str, creator_name: str, name: str, level: str, rules: Rules
+    ) -> Table:
+        """A new table with the creator at South, waiting for people to sit."""
+        if level not in PLAYER_LEVELS:
+            raise TableError("bad_message", "The level is easy, normal or expert")
+        for _ in range(5):
+            table = Table.new_shared(creator, creator_name, name, level, rules, self.env)
+            try:
+                await asyncio.to_thread(store.insert_match, self.env.sessions, table.data)
+            except IntegrityError:
+                continue  # the code was taken: draw another
+            assert table.data.code is not None
+            self._shared[table.data.code] = table
+            return table
+        raise TableError("server_error", "No free table code was found; try again")
+
+    async def shared(self, code: str) -> Table | None:
+        async with self._code_locks[code]:
+            table = self._shared.get(code)
+            if table is None:
+                data = await asyncio.to_thread(store.find_code, self.env.sessions, code)
+                if data is None or data.kind != "shared":
+                    return None
+                table = Table.restore(data, self.env)
+                self._shared[code] = table
+            return table
+
+    async def follow_shared(
+        self, code: str, token: str, watch: bool, listener: Listener
+    ) -> tuple[Table, int | None]:
+        """Send ``listener`` the shared table ``code``: as its seat's person, or as a watcher."""
+        table = await self.shared(code)
+        if table is None:
+            raise TableError("no_table", "There is no table with that link")
+        seat = None if watch else table.seat_of(token)
+        role = "visitor" if table.data.status == "seating" and not watch else "spectator"
+        await table.subscribe(seat, listener, role)
+        return table, seat
+
+    async def leave_shared(self, table: Table, listener: Listener) -> None:
+        await table.unsubscribe(listener)
+        code = table.data.code or ""
+        async with self._code_locks[code]:
+            if not table.has_listeners() and not table.bots_busy():
+                table.close()
+                self._shared.pop(code, None)
+
+    async def on_change(self, match_id: str) -> None:
+        """Another process changed the match ``match_id``: the table here catches up."""
+        tables = [*self._by_player.values(), *self._shared.values()]
+        for table in tables:
+            if table.data.id == match_id:
+                await table.refresh()
+
     def close(self) -> None:
-        for table in self._by_player.values():
+        for table in [*self._by_player.values(), *self._shared.values()]:
             table.close()
         self._by_player.clear()
+        self._shared.clear()

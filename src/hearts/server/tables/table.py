@@ -199,7 +199,10 @@ class Table:
                     None, lambda: self._set_place(seat, away_since=None, bot=False), presence=True
                 )
         async with self.lock:
-            listener(self.state_message(seat, role))
+            if self.shared and seat is None:
+                self.broadcast()  # everyone sees the count of spectators change
+            else:
+                listener(self.state_message(seat, role))
             if self._bot_task is None or self._bot_task.done():
                 self._schedule_bots()  # a table restored after a restart picks up here
             self._schedule_grace()
@@ -207,7 +210,8 @@ class Table:
     async def unsubscribe(self, listener: Listener) -> None:
         left_seat: int | None = None
         async with self.lock:
-            self.watchers.pop(listener, None)
+            if self.watchers.pop(listener, None) is not None and self.shared:
+                self.broadcast()
             for seat, listeners in self.listeners.items():
                 if listener in listeners:
                     listeners.remove(listener)
@@ -503,9 +507,9 @@ class Table:
             if row is None:
                 return
             self._catch_up(row)
-            self.broadcast()
             self._schedule_bots(follower=True)
             self._schedule_grace()
+            self.broadcast()
 
     async def _change(
         self,
@@ -554,9 +558,9 @@ class Table:
                     self.match, self.data = backup[0]
                     self.seats = self._seats()
                 raise
-            self.broadcast()
-            self._schedule_bots()
+            self._schedule_bots()  # first: the state tells when the next hand comes
             self._schedule_grace()
+            self.broadcast()
         if backup:
             await self.env.bus.changed(self.data.id)
 

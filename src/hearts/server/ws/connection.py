@@ -19,11 +19,11 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 
 
-async def serve(socket: WebSocket, registry: TableRegistry, token: str) -> None:
-    """Serve one browser tab of the player ``token`` until it goes away."""
+async def serve(socket: WebSocket, registry: TableRegistry, token: str, name: str) -> None:
+    """Serve one browser tab of the player ``token`` (shown as ``name``) until it goes away."""
     await socket.accept()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    conn = Connection(registry, outbox.put_nowait, token)
+    conn = Connection(registry, outbox.put_nowait, token, name)
     writer = asyncio.create_task(_write(socket, outbox))
     try:
         while True:
@@ -40,9 +40,10 @@ async def serve(socket: WebSocket, registry: TableRegistry, token: str) -> None:
     finally:
         for task in list(conn.tasks):
             task.cancel()
-        if conn.greeted:
-            await registry.leave(conn.token, conn.send)
         writer.cancel()
+        # Leaving the table must finish even if this handler is being cancelled
+        # (server shutdown): the others are told the seat is away.
+        await asyncio.shield(asyncio.ensure_future(conn.close()))
 
 
 async def _write(socket: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:

@@ -24,20 +24,41 @@ class Connection:
     registry: TableRegistry
     send: Listener
     token: str
+    name: str
+    """How others see this player at a shared table."""
     greeted: bool = False
     """Whether ``hello`` came: until then the socket follows no table."""
-    seat: int = 0
-    """A solo player always sits South."""
+    shared: Table | None = None
+    """The shared table this socket follows (None: the player's solo table)."""
+    seat: int | None = 0
+    """A solo player always sits South; at a shared table, None while only watching."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def error(self, code: str, message: str, seq: int | None) -> None:
         self.send({"type": "error", "code": code, "message": message, "seq": seq})
 
     async def table(self) -> Table:
+        if self.shared is not None:
+            return self.shared
         table = await self.registry.table_for(self.token)
         if table is None:
             raise TableError("no_match", "Start a match first")
         return table
+
+    async def seated(self) -> tuple[Table, int]:
+        """The table and this socket's seat, for an intent that needs one."""
+        table = await self.table()
+        if self.seat is None:
+            raise TableError("not_seated", "Take a seat to play; you are watching this table")
+        return table, self.seat
+
+    async def close(self) -> None:
+        """Stop following whatever table this socket follows."""
+        if self.shared is not None:
+            await self.registry.leave_shared(self.shared, self.send)
+        elif self.greeted:
+            await self.registry.leave(self.token, self.send)
+        self.shared, self.seat = None, 0
 
 
 def cards_of(texts: list[str]) -> list[int]:
@@ -51,68 +72,120 @@ def cards_of(texts: list[str]) -> list[int]:
 
 
 async def hello(conn: Connection, msg: m.Hello) -> None:
-    if conn.greeted:
-        await conn.registry.leave(conn.token, conn.send)  # a second hello starts afresh
+    await conn.close()  # a second hello starts afresh
     conn.greeted = True
-    if not await conn.registry.follow(conn.token, conn.send):
+    if msg.table is not None:
+        conn.shared, conn.seat = await conn.registry.follow_shared(
+            msg.table, conn.token, msg.watch, conn.send
+        )
+    elif not await conn.registry.follow(conn.token, conn.send):
         conn.send({"type": "state", "version": 0, "table": None})
 
 
 async def new_match(conn: Connection, msg: m.NewMatch) -> None:
+    if conn.shared is not None:
+        raise TableError("not_allowed", "New match is for a game against the computer")
     await conn.registry.new_match(conn.token, msg.level, msg.abandon, msg.version, conn.send)
 
 
 async def select_pass(conn: Connection, msg: m.SelectPass) -> None:
-    await (await conn.table()).select_pass(conn.seat, cards_of(msg.cards), msg.version)
+    table, seat = await conn.seated()
+    await table.select_pass(seat, cards_of(msg.cards), msg.version)
 
 
 async def confirm_pass(conn: Connection, msg: m.ConfirmPass) -> None:
-    await (await conn.table()).confirm_pass(conn.seat, cards_of(msg.cards), msg.version)
+    table, seat = await conn.seated()
+    await table.confirm_pass(seat, cards_of(msg.cards), msg.version)
 
 
 async def continue_play(conn: Connection, msg: m.Continue) -> None:
-    await (await conn.table()).continue_play(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.continue_play(seat, msg.version)
 
 
 async def play(conn: Connection, msg: m.Play) -> None:
     card = cards_of([msg.card])[0]
-    await (await conn.table()).play(conn.seat, card, msg.version)
+    table, seat = await conn.seated()
+    await table.play(seat, card, msg.version)
+
+
+async def choose_moon(conn: Connection, msg: m.ChooseMoon) -> None:
+    table, seat = await conn.seated()
+    await table.choose_moon(seat, msg.style, msg.version)
 
 
 async def undo(conn: Connection, msg: m.Undo) -> None:
-    await (await conn.table()).undo(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.undo(seat, msg.version)
 
 
 async def restart_hand(conn: Connection, msg: m.RestartHand) -> None:
-    await (await conn.table()).restart_hand(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.restart_hand(seat, msg.version)
 
 
 async def claim(conn: Connection, msg: m.Claim) -> None:
-    await (await conn.table()).claim(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.claim(seat, msg.version)
 
 
 async def pause(conn: Connection, msg: m.Pause) -> None:
-    await (await conn.table()).pause(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.pause(seat, msg.version)
 
 
 async def resume(conn: Connection, msg: m.Resume) -> None:
-    await (await conn.table()).resume(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.resume(seat, msg.version)
 
 
 async def set_pace(conn: Connection, msg: m.SetPace) -> None:
-    await (await conn.table()).set_pace(conn.seat, msg.pace, msg.version)
+    table, seat = await conn.seated()
+    await table.set_pace(seat, msg.pace, msg.version)
 
 
 async def next_hand(conn: Connection, msg: m.NextHand) -> None:
-    await (await conn.table()).next_hand(conn.seat, msg.version)
+    table, seat = await conn.seated()
+    await table.next_hand(seat, msg.version)
+
+
+def shared_table(conn: Connection) -> Table:
+    if conn.shared is None:
+        raise TableError("not_now", "That is for a table with other people")
+    return conn.shared
+
+
+async def sit(conn: Connection, msg: m.Sit) -> None:
+    table = shared_table(conn)
+    await table.sit(conn.token, conn.name, msg.seat)
+    await table.unsubscribe(conn.send)
+    conn.seat = msg.seat
+    await table.subscribe(msg.seat, conn.send)
+
+
+async def stand(conn: Connection, msg: m.Stand) -> None:
+    table = shared_table(conn)
+    await table.stand(conn.token)
+    await table.unsubscribe(conn.send)
+    conn.seat = None
+    await table.subscribe(None, conn.send, "visitor")
+
+
+async def start(conn: Connection, msg: m.Start) -> None:
+    await shared_table(conn).start(conn.token)
+
+
+async def leave(conn: Connection, msg: m.Leave) -> None:
+    await shared_table(conn).leave(conn.token)
+    conn.seat = None
 
 
 async def hint(conn: Connection, msg: m.Hint) -> None:
-    table = await conn.table()
+    table, seat = await conn.seated()
 
     async def answer() -> None:
         try:
-            cards = await table.hint(conn.seat, msg.version)
+            cards = await table.hint(seat, msg.version)
         except TableError as error:
             conn.error(error.code, error.message, msg.seq)
         except Exception:
@@ -144,5 +217,10 @@ HANDLERS: dict[str, tuple[type[m.Intent], Handler]] = {
     "resume": (m.Resume, resume),
     "set_pace": (m.SetPace, set_pace),
     "next_hand": (m.NextHand, next_hand),
+    "sit": (m.Sit, sit),
+    "stand": (m.Stand, stand),
+    "start": (m.Start, start),
+    "leave": (m.Leave, leave),
+    "choose_moon": (m.ChooseMoon, choose_moon),
 }
 """Each ``type``: the shape its message must have, and what to do with it."""

@@ -20,9 +20,15 @@ class Intent(BaseModel):
 
 
 class Hello(Intent):
-    """Follow the player's table; who the player is comes from the session cookie."""
+    """Follow the player's solo table, or the shared table ``table`` (its invite code).
+
+    Who the player is comes from the session cookie.
+    """
 
     type: Literal["hello"]
+    table: str | None = Field(default=None, min_length=1, max_length=16)
+    watch: bool = False
+    """Only watch a shared table, even with a seat at it."""
 
 
 class NewMatch(Intent):
@@ -81,3 +87,25 @@ class SetPace(Intent):
 
 class NextHand(Intent):
     type: Literal["next_hand"]
+
+
+class Sit(Intent):
+    type: Literal["sit"]
+    seat: int = Field(ge=0, le=3)
+
+
+class Stand(Intent):
+    type: Literal["stand"]
+
+
+class Start(Intent):
+    type: Literal["start"]
+
+
+class Leave(Intent):
+    type: Literal["leave"]
+
+
+class ChooseMoon(Intent):
+    type: Literal["choose_moon"]
+    style: Literal["add", "subtract"]

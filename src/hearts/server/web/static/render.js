@@ -69,7 +69,8 @@ export function renderSeat(node, seat, table) {
     h("span", { class: "seat-points", text: `This hand: ${points}` }),
     h("span", { class: "seat-total", text: `Total: ${total}` }));
   node.appendChild(scores);
-  if (table.phase === "passing" && Number.isInteger(table.pass_to)) {
+  // Someone who only watches has no pass_to of their own, but sees who has chosen.
+  if (table.phase === "passing" && (Number.isInteger(table.pass_to) || (table.pass_direction && table.pass_direction !== "hold"))) {
     const done = arr4(table.pass_confirmed, false)[seat];
     node.appendChild(h("p", { class: `pass-status ${done ? "ready" : ""}`, text: done ? "Pass chosen" : "Choosing a pass…" }));
   }

@@ -11,11 +11,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A table connection. Callbacks: onMessage(msg), onStatus("connecting" |
  * "open" | "reconnecting"), onPlayer(player) after each check of the
- * session. `send` returns the message's seq, or null when the socket is not open.
+ * session. `hello`: the first message on every (re)connect (a function
+ * returning it, or the message), `{type: "hello"}` for the solo game.
+ * `send` returns the message's seq, or null when the socket is not open.
  */
 export class TableSocket {
-  constructor({ onMessage, onStatus, onPlayer }) {
+  constructor({ onMessage, onStatus, onPlayer, hello }) {
     this.onMessage = onMessage;
+    this.hello = hello || { type: "hello" };
     this.onStatus = onStatus || (() => {});
     this.onPlayer = onPlayer || (() => {});
     this.ws = null;
@@ -75,7 +78,7 @@ export class TableSocket {
       this.attempt = 0;
       this.everOpened = true;
       this.onStatus("open");
-      this.sendRaw({ type: "hello" });
+      this.sendRaw(typeof this.hello === "function" ? this.hello() : this.hello);
     });
     ws.addEventListener("message", (event) => {
       let msg;

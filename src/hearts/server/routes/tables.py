@@ -1,0 +1,46 @@
+"""Shared tables: create one (its rules, its computers, its name) and get the invite link."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException
+from pydantic import BaseModel, ConfigDict, Field
+
+from hearts.rules import Rules, RulesError
+from hearts.server.routes.deps import CurrentPlayer, RegistryDep, display_name
+from hearts.server.security import check_csrf
+from hearts.server.tables.seats import TableError
+
+router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)])
+
+
+class NewTable(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40)
+    bot_level: Literal["easy", "normal", "expert"] = "normal"
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=10)
+    """House rules that differ from the standard game (RULES.md); never ranked."""
+
+
+@router.post("/tables")
+async def create_table(
+    body: NewTable, player: CurrentPlayer, registry: RegistryDep
+) -> dict[str, str]:
+    """A table with the creator at South; empty seats are played by computers."""
+    name = " ".join(body.name.split())
+    if not name:
+        raise HTTPException(status_code=400, detail="Give the table a name")
+    try:
+        rules = Rules.from_dict(body.rules)
+    except (RulesError, TypeError) as error:
+        raise HTTPException(status_code=400, detail=f"Bad house rule: {error}") from None
+    try:
+        table = await registry.create_shared(
+            player.token, display_name(player), name, body.bot_level, rules
+        )
+    except TableError as error:
+        raise HTTPException(status_code=400, detail=error.message) from None
+    code = table.data.code or ""
+    return {"code": code, "url": f"/t/{code}"}
