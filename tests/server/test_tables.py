@@ -222,7 +222,7 @@ def test_no_message_reveals_a_hidden_card(app_client: TestClient, settings: Sett
     matches = int(os.environ.get("HEARTS_LEAK_MATCHES", "2"))
     engine = make_engine(settings.db_url)
     sessions = make_sessions(engine)
-    checked = 0
+    checked = sent = 0
     for _ in range(matches):
         with ExitStack() as stack:
             ann, guest, watcher, code = started(stack, app_client)
@@ -248,9 +248,11 @@ def test_no_message_reveals_a_hidden_card(app_client: TestClient, settings: Sett
                         pilots[name].act(table)
             data = store.find_code(sessions, code)
             assert data is not None and data.status == "finished"
+        sent += len(log)
         for seat, table in log:
             checked += check_no_leak(data.record, seat, table)
     engine.dispose()
+    print(f"{sent} states sent over {matches} matches; {checked} of them in a hand in play")
     assert checked > 100 * matches
 
 
