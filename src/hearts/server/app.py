@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from hearts import __version__
 from hearts.server.db.session import make_engine, make_sessions, upgrade
+from hearts.server.limits import Connections, Guard, client_address
 from hearts.server.routes import accounts, api, pages, stats, tables, testing
 from hearts.server.routes.deps import display_name, session_player
 from hearts.server.security import SessionCookies, origin_allowed, session_secret
@@ -50,7 +51,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.state.connections = Connections(
+        settings.max_sockets_per_player, settings.max_sockets_per_address
+    )
     app.add_middleware(SessionCookies, secret_key=session_secret(settings))
+    app.add_middleware(Guard)  # outermost: headers on every answer, limits before anything
+
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(api.router)
@@ -69,7 +75,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if player is None:
             await socket.close(code=1008)  # before accept: the handshake gets HTTP 403
             return
-        await connection.serve(socket, registry, player.token, display_name(player))
+        connections: Connections = socket.app.state.connections
+        address = client_address(socket.scope)
+        if not connections.open(player.token, address):
+            await socket.close(code=1013)  # too many sockets open: try again later
+            return
+        try:
+            await connection.serve(socket, registry, player.token, display_name(player))
+        finally:
+            connections.close(player.token, address)
 
     app.mount(
         "/static",

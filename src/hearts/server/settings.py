@@ -42,6 +42,10 @@ class Settings:
     """REDIS_URL: with a PostgreSQL DATABASE_URL, lets several server processes share tables."""
     grace_seconds: float = 60.0
     """HEARTS_GRACE_SECONDS: how long a disconnected person's seat waits before a bot plays it."""
+    max_sockets_per_player: int = 12
+    """HEARTS_MAX_SOCKETS_PER_PLAYER: open WebSockets one session may have (per process)."""
+    max_sockets_per_address: int = 500
+    """HEARTS_MAX_SOCKETS_PER_ADDRESS: open WebSockets one client address may have (per process)."""
     test_autoplay: bool = False
     """HEARTS_TEST_AUTOPLAY: adds POST /api/test/autoplay to finish a match quickly (tests)."""
 
@@ -85,6 +89,10 @@ class Settings:
             values["redis_url"] = env["REDIS_URL"]
         if "HEARTS_GRACE_SECONDS" in env:
             values["grace_seconds"] = max(0.0, float(env["HEARTS_GRACE_SECONDS"]))
+        if "HEARTS_MAX_SOCKETS_PER_PLAYER" in env:
+            values["max_sockets_per_player"] = max(1, int(env["HEARTS_MAX_SOCKETS_PER_PLAYER"]))
+        if "HEARTS_MAX_SOCKETS_PER_ADDRESS" in env:
+            values["max_sockets_per_address"] = max(1, int(env["HEARTS_MAX_SOCKETS_PER_ADDRESS"]))
         if "HEARTS_TEST_AUTOPLAY" in env:
             values["test_autoplay"] = _flag(env["HEARTS_TEST_AUTOPLAY"])
         return cls(**values)

@@ -31,43 +31,43 @@ def _page(path: Path) -> FileResponse:
     return FileResponse(path, media_type="text/html; charset=utf-8")
 
 
-@router.get("/", include_in_schema=False)
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 def game_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "index.html")
 
 
-@router.get("/replay", include_in_schema=False)
+@router.api_route("/replay", methods=["GET", "HEAD"], include_in_schema=False)
 def replay_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "replay.html")
 
 
-@router.get("/tables/new", include_in_schema=False)
+@router.api_route("/tables/new", methods=["GET", "HEAD"], include_in_schema=False)
 def new_table_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "new-table.html")
 
 
-@router.get("/t/{code}", include_in_schema=False)
+@router.api_route("/t/{code}", methods=["GET", "HEAD"], include_in_schema=False)
 def table_page(code: str, settings: SettingsDep) -> FileResponse:
     """A shared table (the page asks the socket for it; an unknown code is said there)."""
     return _page(settings.web_dir / "table.html")
 
 
-@router.get("/account", include_in_schema=False)
+@router.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
 def account_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "account.html")
 
 
-@router.get("/stats", include_in_schema=False)
+@router.api_route("/stats", methods=["GET", "HEAD"], include_in_schema=False)
 def stats_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "stats.html")
 
 
-@router.get("/leaderboard", include_in_schema=False)
+@router.api_route("/leaderboard", methods=["GET", "HEAD"], include_in_schema=False)
 def leaderboard_page(settings: SettingsDep) -> FileResponse:
     return _page(settings.web_dir / "leaderboard.html")
 
 
-@router.get("/help/{page}", include_in_schema=False)
+@router.api_route("/help/{page}", methods=["GET", "HEAD"], include_in_schema=False)
 def help_page(page: str, settings: SettingsDep) -> HTMLResponse:
     """The page's article in the help frame shared by all of them (``help/_layout.html``)."""
     if page not in HELP_TITLES:
@@ -91,6 +91,6 @@ def help_page(page: str, settings: SettingsDep) -> HTMLResponse:
     return HTMLResponse(html)
 
 
-@router.get("/healthz", response_class=PlainTextResponse)
+@router.api_route("/healthz", methods=["GET", "HEAD"], response_class=PlainTextResponse)
 def healthz() -> str:
     return "ok"

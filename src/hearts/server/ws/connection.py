@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any, Final
@@ -10,6 +11,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hearts.server.limits import SOCKET_BURST, SOCKET_RATE, Bucket
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.seats import TableError
 from hearts.server.ws.handlers import HANDLERS, Connection
@@ -17,19 +19,32 @@ from hearts.server.ws.handlers import HANDLERS, Connection
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
+MAX_QUEUED: Final = 1000
+"""Messages waiting for a socket that does not read them before it is closed."""
 
 
 async def serve(socket: WebSocket, registry: TableRegistry, token: str, name: str) -> None:
     """Serve one browser tab of the player ``token`` (shown as ``name``) until it goes away."""
     await socket.accept()
-    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    conn = Connection(registry, outbox.put_nowait, token, name)
+    outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def send(message: dict[str, Any]) -> None:
+        if outbox.qsize() < MAX_QUEUED:
+            outbox.put_nowait(message)
+        elif outbox.qsize() == MAX_QUEUED:
+            outbox.put_nowait(None)  # a tab that stopped reading: the writer hangs up
+
+    conn = Connection(registry, send, token, name)
     writer = asyncio.create_task(_write(socket, outbox))
+    rate = Bucket(SOCKET_RATE, SOCKET_BURST)
     try:
         while True:
             event = await socket.receive()
             if event["type"] == "websocket.disconnect":
                 break
+            if not rate.take():
+                conn.error("too_fast", "Too many messages at once: slow down a little", None)
+                continue
             text = event.get("text")
             if text is None:
                 data = event.get("bytes") or b""
@@ -46,9 +61,13 @@ async def serve(socket: WebSocket, registry: TableRegistry, token: str, name: st
         await asyncio.shield(asyncio.ensure_future(conn.close()))
 
 
-async def _write(socket: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:
+async def _write(socket: WebSocket, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
     while True:
         message = await outbox.get()
+        if message is None:
+            with contextlib.suppress(Exception):
+                await socket.close(code=1013)
+            return
         try:
             await socket.send_text(json.dumps(message))
         except Exception:  # the socket closed: the reader notices and cleans up
