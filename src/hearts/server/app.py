@@ -14,7 +14,7 @@ from hearts.server.db.session import make_engine, make_sessions, upgrade
 from hearts.server.limits import Connections, Guard, client_address
 from hearts.server.routes import accounts, api, pages, stats, tables, testing
 from hearts.server.routes.deps import display_name, session_player
-from hearts.server.security import SessionCookies, origin_allowed, session_secret
+from hearts.server.security import CsrfCheck, SessionCookies, origin_allowed, session_secret
 from hearts.server.settings import Settings
 from hearts.server.tables.bus import Bus, LocalBus, RedisBus
 from hearts.server.tables.registry import TableRegistry
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.connections = Connections(
         settings.max_sockets_per_player, settings.max_sockets_per_address
     )
+    app.add_middleware(CsrfCheck)  # inside the sessions: it reads the session's token
     app.add_middleware(SessionCookies, secret_key=session_secret(settings))
     app.add_middleware(Guard)  # outermost: headers on every answer, limits before anything
 

@@ -14,8 +14,9 @@ import secrets
 from pathlib import Path
 from typing import Any, Final
 
-from fastapi import HTTPException, Request
+from starlette.datastructures import Headers
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hearts.server.settings import Settings
@@ -77,20 +78,32 @@ def csrf_token(session: dict[str, Any]) -> str:
     return token
 
 
-def check_csrf(request: Request) -> None:
-    """Refuse a state-changing request that does not carry the session's CSRF token."""
-    if request.method in SAFE_METHODS:
-        return
-    expected = request.session.get("csrf")
-    given = request.headers.get(CSRF_HEADER, "")
-    if (
-        not isinstance(expected, str)
-        or not expected
-        or not hmac.compare_digest(expected.encode(), given.encode())
-    ):
-        raise HTTPException(
-            status_code=403, detail="Missing or wrong CSRF token: reload the page and try again"
-        )
+class CsrfCheck:
+    """Refuse a state-changing request that does not carry the session's CSRF token.
+
+    Middleware inside the session middleware, so the refusal comes before
+    anything reads the request's body.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            expected = scope.get("session", {}).get("csrf")
+            given = Headers(scope=scope).get(CSRF_HEADER, "")
+            if (
+                not isinstance(expected, str)
+                or not expected
+                or not hmac.compare_digest(expected.encode(), given.encode())
+            ):
+                refusal = JSONResponse(
+                    {"detail": "Missing or wrong CSRF token: reload the page and try again"},
+                    status_code=403,
+                )
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def origin_allowed(headers: Any, settings: Settings) -> bool:

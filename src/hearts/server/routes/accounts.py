@@ -6,17 +6,17 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from hearts.server import accounts
 from hearts.server.accounts import AccountError, Attempt
 from hearts.server.db import players, store
 from hearts.server.db.players import PlayerInfo
-from hearts.server.routes.deps import OptionalPlayer, SessionsDep, player_json
-from hearts.server.security import check_csrf, csrf_token
+from hearts.server.routes.deps import CurrentPlayer, OptionalPlayer, SessionsDep, player_json
+from hearts.server.security import csrf_token
 
-router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)])
+router = APIRouter(prefix="/api")
 
 _STATUS = {
     "bad_username": 400,
@@ -89,14 +89,9 @@ async def guest(
 
 @router.post("/account/signup")
 async def sign_up(
-    request: Request, body: CredentialsIn, sessions: SessionsDep, player: OptionalPlayer
+    request: Request, body: CredentialsIn, sessions: SessionsDep, player: CurrentPlayer
 ) -> dict[str, Any]:
     """The session's guest becomes an account: its saved match and statistics stay."""
-    if player is None:
-        player = await asyncio.to_thread(
-            players.player_info, sessions, await asyncio.to_thread(store.create_guest, sessions)
-        )
-        assert player is not None
     try:
         info = await asyncio.to_thread(
             accounts.sign_up, sessions, player.token, body.username, body.password

@@ -91,6 +91,7 @@ def help_page(page: str, settings: SettingsDep) -> HTMLResponse:
     return HTMLResponse(html)
 
 
-@router.api_route("/healthz", methods=["GET", "HEAD"], response_class=PlainTextResponse)
+@router.head("/healthz", include_in_schema=False)
+@router.get("/healthz", response_class=PlainTextResponse)
 def healthz() -> str:
     return "ok"

@@ -121,7 +121,7 @@ class TableRegistry:
             await table.unsubscribe(listener)
             if not table.has_listeners() and not table.bots_busy():
                 table.close()
-                del self._by_player[token]
+                self._by_player.pop(token, None)
 
     # --- shared tables ----------------------------------------------------------
 

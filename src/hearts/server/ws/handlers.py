@@ -72,6 +72,8 @@ def cards_of(texts: list[str]) -> list[int]:
 
 
 async def hello(conn: Connection, msg: m.Hello) -> None:
+    if msg.table is not None and await conn.registry.shared(msg.table) is None:
+        raise TableError("no_table", "There is no table with that link")  # nothing changes
     await conn.close()  # a second hello starts afresh
     conn.greeted = True
     if msg.table is not None:
