@@ -71,7 +71,11 @@ class RedisBus:
     def __init__(self, url: str) -> None:
         from redis import asyncio as aioredis
 
-        self._redis: Any = aioredis.from_url(url, decode_responses=True)
+        # A blocking pool: under load, wait a moment for a connection instead of failing.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=64, timeout=10
+        )
+        self._redis: Any = aioredis.Redis(connection_pool=pool)
         self._me = uuid.uuid4().hex
         self._claims: dict[tuple[str, int], int] = {}
         self._tasks: list[asyncio.Task[None]] = []

@@ -562,7 +562,10 @@ class Table:
             self._schedule_grace()
             self.broadcast()
         if backup:
-            await self.env.bus.changed(self.data.id)
+            try:
+                await self.env.bus.changed(self.data.id)
+            except Exception:  # the change is committed: other processes catch up later
+                log.exception("could not tell the other processes about table %s", self.data.id)
 
     def _settle(self, phase_before: Phase, status_before: str, *, bump: bool = True) -> bool:
         """What follows from a change: the continue step, the end of the match, the row.
