@@ -11,6 +11,10 @@ whose ``version`` is greater than the one it was sent against, or an
 ``error`` echoing its ``seq``.  Latencies and actions/s are taken over the
 window after the ramp.
 
+Each client sends its own ``X-Forwarded-For`` address (uvicorn trusts it
+from 127.0.0.1, as from nginx), so that the server's per-address limits see
+many browsers as in production (``--one-address``: all are 127.0.0.1).
+
 Errors: every ``error`` code counts, except ``stale`` (harmless: the intent
 was sent against a version the table had already left, nothing changed, the
 client acts on the next state; reported apart).  ``timeout`` is an intent
