@@ -323,3 +323,23 @@ def _tail(log: Path, lines: int = 20) -> str:
         return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
     except OSError:
         return f"(no log at {log})"
+
+
+@contextlib.contextmanager
+def fresh_database(server_url: str, prefix: str = "hearts_test") -> Iterator[str]:
+    """A new, empty database on the PostgreSQL server ``server_url``, dropped afterwards."""
+    import uuid
+
+    import sqlalchemy
+
+    url = sqlalchemy.make_url(server_url)
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ import pytest
 import sqlalchemy
 from websockets.sync.client import ClientConnection, connect
 
+import services
 from services import free_port
 
 SECRET = "test-secret-shared-by-both-processes-0123456789"
@@ -80,17 +80,8 @@ class Process:
 @pytest.fixture
 def database(postgres_url: str) -> Iterator[str]:
     """An empty database of its own on the session's PostgreSQL."""
-    url = sqlalchemy.make_url(postgres_url)
-    name = f"hearts_scale_{uuid.uuid4().hex[:10]}"
-    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with services.fresh_database(postgres_url, "hearts_scale") as url:
+        yield url
 
 
 @pytest.fixture

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import os
-import uuid
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy
 from fastapi.testclient import TestClient
 from player import Player, connect, new_guest
 
 from hearts.server.app import create_app
 from hearts.server.routes.pages import HELP_PAGES
 from hearts.server.settings import Settings
+
+TESTS = str(Path(__file__).resolve().parent.parent)
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)  # for tests/services.py
+
+import services  # noqa: E402
 
 
 @pytest.fixture
@@ -42,17 +47,8 @@ def database_url() -> Iterator[str]:
     if not server:
         yield ""
         return
-    url = sqlalchemy.make_url(server)
-    name = f"hearts_test_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with services.fresh_database(server) as url:
+        yield url
 
 
 @pytest.fixture

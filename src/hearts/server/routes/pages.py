@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from string import Template
 from typing import Final
@@ -31,40 +32,27 @@ def _page(path: Path) -> FileResponse:
     return FileResponse(path, media_type="text/html; charset=utf-8")
 
 
-@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-def game_page(settings: SettingsDep) -> FileResponse:
-    return _page(settings.web_dir / "index.html")
+PAGES: Final = {
+    "/": "index.html",
+    "/replay": "replay.html",
+    "/tables/new": "new-table.html",
+    "/t/{code}": "table.html",  # the page asks the socket; an unknown code is said there
+    "/account": "account.html",
+    "/stats": "stats.html",
+    "/leaderboard": "leaderboard.html",
+}
+"""Each page's path and its file in the web folder."""
 
 
-@router.api_route("/replay", methods=["GET", "HEAD"], include_in_schema=False)
-def replay_page(settings: SettingsDep) -> FileResponse:
-    return _page(settings.web_dir / "replay.html")
+def _serve_file(name: str) -> Callable[..., FileResponse]:
+    def page(settings: SettingsDep) -> FileResponse:
+        return _page(settings.web_dir / name)
+
+    return page
 
 
-@router.api_route("/tables/new", methods=["GET", "HEAD"], include_in_schema=False)
-def new_table_page(settings: SettingsDep) -> FileResponse:
-    return _page(settings.web_dir / "new-table.html")
-
-
-@router.api_route("/t/{code}", methods=["GET", "HEAD"], include_in_schema=False)
-def table_page(code: str, settings: SettingsDep) -> FileResponse:
-    """A shared table (the page asks the socket for it; an unknown code is said there)."""
-    return _page(settings.web_dir / "table.html")
-
-
-@router.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
-def account_page(settings: SettingsDep) -> FileResponse:
-    return _page(settings.web_dir / "account.html")
-
-
-@router.api_route("/stats", methods=["GET", "HEAD"], include_in_schema=False)
-def stats_page(settings: SettingsDep) -> FileResponse:
-    return _page(settings.web_dir / "stats.html")
-
-
-@router.api_route("/leaderboard", methods=["GET", "HEAD"], include_in_schema=False)
-def leaderboard_page(settings: SettingsDep) -> FileResponse:
-    return _page(settings.web_dir / "leaderboard.html")
+for path, name in PAGES.items():
+    router.add_api_route(path, _serve_file(name), methods=["GET", "HEAD"], include_in_schema=False)
 
 
 @router.api_route("/help/{page}", methods=["GET", "HEAD"], include_in_schema=False)
