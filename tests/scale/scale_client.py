@@ -627,13 +627,12 @@ class Player:
         pending = self.pending
         if pending is None:
             return
-        if code == "too_fast" and message.get("seq") is None:
-            # The rate limit drops a message before reading it (no seq): with one
-            # intent in flight, it was that one. Send it again in a second.
+        if message.get("seq") != pending.seq:
+            return
+        if code == "too_fast":
+            # Dropped unread by the rate limit: send it again in a second.
             self._acted_on = None
             self._quiet_until = time.perf_counter() + 1.0
-        elif message.get("seq") != pending.seq:
-            return
         latency = (time.perf_counter() - pending.sent_at) * 1000
         self._acknowledge(pending, latency, pending.version, code, self.table, False)
 

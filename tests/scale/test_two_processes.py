@@ -43,6 +43,9 @@ class Process:
             "REDIS_URL": redis_url,
             "HEARTS_SECRET_KEY": SECRET,
             "HEARTS_PACE_SCALE": "0",
+            # Bots answer at once, so the players act as fast as the machine runs.
+            "HEARTS_SOCKET_RATE": "10000",
+            "HEARTS_SOCKET_BURST": "10000",
             "HEARTS_BOT_WORKERS": "1",
             "HEARTS_BOT_PROCESSES": "false",
         }

@@ -630,7 +630,7 @@ def test_the_size_limit_is_64_kb(player: Player) -> None:
 
 
 def test_a_thousand_garbage_messages_leave_the_socket_working(player: Player) -> None:
-    # The message-rate limit stays on here: garbage past the burst gets too_fast.
+    # The tests' message rate is lifted (conftest); test_limits covers too_fast.
     player.pass_and_continue(player.start())
     garbage = ["{", "null", "[]", '{"type": 5}', '{"type": "play"}', "\x00", '"x"', "{}"]
     for number in range(1000):
@@ -640,8 +640,7 @@ def test_a_thousand_garbage_messages_leave_the_socket_working(player: Player) ->
         message = player.receive()
         if message["type"] == "error":
             codes[message["code"]] += 1
-    assert set(codes) <= {"bad_json", "bad_message", "unknown_type", "too_fast"}, codes
-    time.sleep(0.5)  # the bucket fills up again
+    assert set(codes) <= {"bad_json", "bad_message", "unknown_type"}, codes
     still_works(player)
 
 

@@ -11,7 +11,9 @@ from fastapi.testclient import TestClient
 from player import ORIGIN, Player, connect, new_guest, post
 from starlette.websockets import WebSocketDisconnect
 
+from hearts.server.app import create_app
 from hearts.server.limits import Bucket, Buckets, content_security_policy
+from hearts.server.settings import Settings
 
 
 @pytest.mark.parametrize("path", ["/", "/api/session", "/static/app.js", "/nothing", "/healthz"])
@@ -75,16 +77,30 @@ def test_token_buckets() -> None:
     assert buckets.take("a") and not buckets.take("a") and buckets.take("b")
 
 
-def test_a_socket_that_floods_is_slowed_down(player: Player) -> None:
+def test_a_socket_that_floods_is_slowed_down(settings: Settings) -> None:
+    defaults = Settings()
+    limited = settings.with_changes(
+        socket_rate=defaults.socket_rate, socket_burst=defaults.socket_burst
+    )
+    with TestClient(create_app(limited)) as client, ExitStack() as stack:
+        new_guest(client)
+        player = Player(stack.enter_context(connect(client)))
+        player.send("hello")
+        player.receive()
+        _flood_then_recover(player)
+
+
+def _flood_then_recover(player: Player) -> None:
     player.start()
-    for _ in range(150):
-        player.send("set_pace", pace="quick")
-    codes = []
+    for number in range(150):
+        player.send("set_pace", pace="quick", seq=number)
+    refused = []
     for _ in range(150):
         message = player.receive()
         if message["type"] == "error":
-            codes.append(message["code"])
-    assert "too_fast" in codes
+            assert message["code"] == "too_fast"
+            refused.append(message["seq"])
+    assert refused and all(isinstance(seq, int) for seq in refused)  # the tab knows which
     time.sleep(0.5)  # the bucket fills up again
     player.send("set_pace", pace="relaxed")
     for _ in range(10):

@@ -70,6 +70,8 @@ def test_settings_from_the_environment(tmp_path: Path) -> None:
     assert settings.secret_key == "k" * 40 and settings.test_autoplay
     assert settings.allowed_origins == ("https://hearts.example", "https://b.example")
     assert not Settings.from_env({}).test_autoplay
+    rates = Settings.from_env({"HEARTS_SOCKET_RATE": "5", "HEARTS_SOCKET_BURST": "0"})
+    assert (rates.socket_rate, rates.socket_burst) == (5.0, 1.0)
 
 
 def test_the_command_line_imports_the_server_only_to_serve() -> None:

@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from hearts import __version__
 from hearts.server.db.session import make_engine, make_sessions, upgrade
-from hearts.server.limits import Connections, Guard, client_address
+from hearts.server.limits import Bucket, Connections, Guard, client_address
 from hearts.server.routes import accounts, api, pages, stats, tables, testing
 from hearts.server.routes.deps import display_name, session_player
 from hearts.server.security import CsrfCheck, SessionCookies, origin_allowed, session_secret
@@ -82,7 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await socket.close(code=1013)  # too many sockets open: try again later
             return
         try:
-            await connection.serve(socket, registry, player.token, display_name(player))
+            rate = Bucket(settings.socket_rate, settings.socket_burst)
+            await connection.serve(socket, registry, player.token, display_name(player), rate)
         finally:
             connections.close(player.token, address)
 

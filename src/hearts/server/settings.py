@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
+from hearts.server.limits import SOCKET_BURST, SOCKET_RATE
+
 WEB_DIR: Final = Path(__file__).parent / "web"
 
 
@@ -46,6 +48,10 @@ class Settings:
     """HEARTS_MAX_SOCKETS_PER_PLAYER: open WebSockets one session may have (per process)."""
     max_sockets_per_address: int = 500
     """HEARTS_MAX_SOCKETS_PER_ADDRESS: open WebSockets one client address may have (per process)."""
+    socket_rate: float = SOCKET_RATE
+    """HEARTS_SOCKET_RATE: messages a second one WebSocket may keep up."""
+    socket_burst: float = SOCKET_BURST
+    """HEARTS_SOCKET_BURST: messages one WebSocket may send at once before it is slowed down."""
     test_autoplay: bool = False
     """HEARTS_TEST_AUTOPLAY: adds POST /api/test/autoplay to finish a match quickly (tests)."""
 
@@ -93,6 +99,10 @@ class Settings:
             values["max_sockets_per_player"] = max(1, int(env["HEARTS_MAX_SOCKETS_PER_PLAYER"]))
         if "HEARTS_MAX_SOCKETS_PER_ADDRESS" in env:
             values["max_sockets_per_address"] = max(1, int(env["HEARTS_MAX_SOCKETS_PER_ADDRESS"]))
+        if "HEARTS_SOCKET_RATE" in env:
+            values["socket_rate"] = max(0.1, float(env["HEARTS_SOCKET_RATE"]))
+        if "HEARTS_SOCKET_BURST" in env:
+            values["socket_burst"] = max(1.0, float(env["HEARTS_SOCKET_BURST"]))
         if "HEARTS_TEST_AUTOPLAY" in env:
             values["test_autoplay"] = _flag(env["HEARTS_TEST_AUTOPLAY"])
         return cls(**values)

@@ -11,7 +11,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hearts.server.limits import SOCKET_BURST, SOCKET_RATE, Bucket
+from hearts.server.limits import Bucket
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.seats import TableError
 from hearts.server.ws.handlers import HANDLERS, Connection
@@ -23,8 +23,11 @@ MAX_QUEUED: Final = 1000
 """Messages waiting for a socket that does not read them before it is closed."""
 
 
-async def serve(socket: WebSocket, registry: TableRegistry, token: str, name: str) -> None:
-    """Serve one browser tab of the player ``token`` (shown as ``name``) until it goes away."""
+async def serve(
+    socket: WebSocket, registry: TableRegistry, token: str, name: str, rate: Bucket
+) -> None:
+    """Serve one browser tab of the player ``token`` (shown as ``name``) until it goes away;
+    ``rate`` is how many messages it may send."""
     await socket.accept()
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -36,19 +39,19 @@ async def serve(socket: WebSocket, registry: TableRegistry, token: str, name: st
 
     conn = Connection(registry, send, token, name)
     writer = asyncio.create_task(_write(socket, outbox))
-    rate = Bucket(SOCKET_RATE, SOCKET_BURST)
     try:
         while True:
             event = await socket.receive()
             if event["type"] == "websocket.disconnect":
                 break
-            if not rate.take():
-                conn.error("too_fast", "Too many messages at once: slow down a little", None)
-                continue
             text = event.get("text")
             if text is None:
                 data = event.get("bytes") or b""
                 text = data.decode("utf-8", errors="replace")
+            if not rate.take():
+                message = "Too many messages at once: slow down a little"
+                conn.error("too_fast", message, _seq_of(text))
+                continue
             await handle(conn, text)
     except WebSocketDisconnect:
         pass
@@ -87,8 +90,7 @@ async def handle(conn: Connection, text: str) -> None:
     if not isinstance(data, dict):
         conn.error("bad_message", "A message must be a JSON object with a type", None)
         return
-    seq = data.get("seq")
-    seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+    seq = _seq(data)
     kind = data.get("type")
     entry = HANDLERS.get(kind) if isinstance(kind, str) else None
     if entry is None:
@@ -111,6 +113,22 @@ async def handle(conn: Connection, text: str) -> None:
     except Exception:
         log.exception("%s failed", kind)
         conn.error("server_error", "Something went wrong on the server; nothing changed", seq)
+
+
+def _seq(data: dict[str, Any]) -> int | None:
+    seq = data.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def _seq_of(text: str) -> int | None:
+    """The ``seq`` of a message refused unread, when it is cheap to find (a small JSON object)."""
+    if len(text) > 1024:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return _seq(data) if isinstance(data, dict) else None
 
 
 def _describe(error: ValidationError) -> str:
