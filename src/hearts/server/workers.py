@@ -7,13 +7,22 @@ can never see a hidden card, and the same job gives the same decision anywhere.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import random
+import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from hearts.bots import Decision, make_bot
 from hearts.suggest import DEFAULT_SEED
 from hearts.view import SeatView
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def decide(level: str, view: SeatView, seed: int) -> Decision:
@@ -27,24 +36,59 @@ def hint(level: str, view: SeatView) -> Decision:
 
 
 class BotPool:
-    """The executor the tables send bot decisions and hints to."""
+    """The executor the tables send bot decisions and hints to.
+
+    A worker process that dies (killed, out of memory) breaks a
+    ``ProcessPoolExecutor`` for good; the pool then starts a new one and runs
+    the job again, once. A job is a pure function of its arguments, so running
+    it twice is harmless.
+    """
 
     def __init__(self, workers: int, processes: bool) -> None:
-        self._executor: Executor
-        if processes:
+        self._workers = workers
+        self._processes = processes
+        self._lock = threading.Lock()
+        self._closed = False
+        self._executor = self._make()
+        self.restarts = 0
+        """How many times a broken pool was replaced (tests and logs)."""
+
+    def _make(self) -> Executor:
+        if self._processes:
             # spawn: forking a process that runs an event loop and threads is unsafe.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-        else:
-            self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+            return ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+        return ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="bot")
 
     async def decide(self, level: str, view: SeatView, seed: int) -> Decision:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, decide, level, view, seed)
+        return await self._run(decide, level, view, seed)
 
     async def hint(self, level: str, view: SeatView) -> Decision:
+        return await self._run(hint, level, view)
+
+    async def _run(self, job: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, hint, level, view)
+        executor = self._executor
+        try:
+            return await loop.run_in_executor(executor, job, *args)
+        except BrokenProcessPool:
+            if not self._replace(executor):
+                raise
+        return await loop.run_in_executor(self._executor, job, *args)
+
+    def _replace(self, broken: Executor) -> bool:
+        """A new executor in place of ``broken`` (unless another job already made one)."""
+        with self._lock:
+            if self._closed:
+                return False
+            if self._executor is broken:
+                log.warning("a bot worker process died: starting a new pool")
+                self._executor = self._make()
+                self.restarts += 1
+                broken.shutdown(wait=False, cancel_futures=True)
+            return True
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._closed = True
+            self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,53 @@
+"""The bot pool survives a worker process that dies."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+
+from hearts.match import Match
+from hearts.server.workers import BotPool
+
+
+def test_a_killed_worker_process_is_replaced() -> None:
+    view = Match(seed=3).view(0)
+    pool = BotPool(workers=1, processes=True)
+
+    async def scenario() -> None:
+        before = set(multiprocessing.active_children())
+        first = await pool.decide("easy", view, seed=1)
+        workers = set(multiprocessing.active_children()) - before
+        assert workers
+        for worker in workers:
+            os.kill(worker.pid or 0, signal.SIGKILL)
+            worker.join(10)
+        # A job sent to the broken pool is run again in a new one: same job, same answer.
+        assert await pool.decide("easy", view, seed=1) == first
+        assert pool.restarts == 1
+        # A job in flight when its worker dies is run again too.
+        job = asyncio.ensure_future(pool.decide("easy", view, seed=1))
+        await asyncio.sleep(0)
+        for worker in set(multiprocessing.active_children()) - before:
+            os.kill(worker.pid or 0, signal.SIGKILL)
+        assert await job == first
+        assert pool.restarts == 2
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.close()
+
+
+def test_a_closed_pool_is_not_restarted() -> None:
+    pool = BotPool(workers=1, processes=False)
+    pool.close()
+    view = Match(seed=3).view(0)
+    try:
+        asyncio.run(pool.decide("easy", view, seed=1))
+    except RuntimeError as error:  # the executor refuses new jobs after shutdown
+        assert "shutdown" in str(error)
+    else:
+        raise AssertionError("a closed pool took a job")
+    assert pool.restarts == 0
