@@ -190,6 +190,7 @@ def test_undo_for_no_seat_is_refused() -> None:
     match = Match(seed=3)
     match.confirm_pass(3, list(match.holding(3))[:3])
     for seat in (-1, 4):
+        assert not match.can_undo(seat)
         with pytest.raises(IllegalMove, match=r"^there is no such seat$"):
             match.undo(seat)
     assert match.waiting_for() == (0, 1, 2)
@@ -347,10 +348,12 @@ def test_undo_equals_replaying_to_before_the_last_decision(
 ) -> None:
     match = random_prefix(rules, seed, stop=0.01, select=True, pending_selection=True)
     if match.phase is Phase.MATCH_OVER:
+        assert not match.can_undo(seat)
         with pytest.raises(IllegalMove):
             match.undo(seat)
         return
     expected = expected_after_undo(match, seat)
+    assert match.can_undo(seat) == (expected is not None)  # asking is the same answer
     if expected is None:
         before = views(match)
         with pytest.raises(IllegalMove, match="nothing to undo"):

@@ -316,6 +316,15 @@ class Match:
         self._start_hand(deal)
         return []
 
+    def can_undo(self, seat: int) -> bool:
+        """Whether :meth:`undo` would accept ``seat``'s request (nothing is changed)."""
+        if self._phase is Phase.MATCH_OVER or seat not in SEATS:
+            return False
+        log = self.current
+        if log.moon_choice is not None and seat == self.moon_shooter:
+            return True
+        return bool(self._plays_by(seat)) or log.passes[seat] is not None
+
     def undo(self, seat: int) -> None:
         """Go back to just before ``seat``'s last decision in this hand.
 

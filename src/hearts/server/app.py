@@ -10,7 +10,7 @@ from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
 
 from hearts import __version__
-from hearts.server.db.session import make_engine, make_sessions, upgrade
+from hearts.server.db.session import Database, upgrade
 from hearts.server.limits import Bucket, Connections, Guard, client_address
 from hearts.server.routes import accounts, api, pages, stats, tables, testing
 from hearts.server.routes.deps import display_name, session_player
@@ -31,13 +31,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.db_url)
-        upgrade(engine)
+        db = Database(settings.db_url)
+        upgrade(db.engine)
         pool = BotPool(settings.bot_workers, settings.bot_processes)
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
-        env = TableEnv(
-            make_sessions(engine), pool, settings.pace_scale, settings.grace_seconds, bus
-        )
+        env = TableEnv(db, pool, settings.pace_scale, settings.grace_seconds, bus)
         registry = TableRegistry(env)
         await bus.start(registry.on_change)
         app.state.registry = registry
@@ -47,7 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             registry.close()
             await bus.close()
             pool.close()
-            engine.dispose()
+            db.close()
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
     app.state.settings = settings

@@ -11,10 +11,10 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from hearts.server.db.models import MatchRow, Player
+from hearts.server.db.models import Base, MatchRow, Player
 from hearts.server.db.results import record_result
 from hearts.server.results import Outcome
 
@@ -161,29 +161,44 @@ def find_code(sessions: Sessions, code: str) -> MatchData | None:
 
 Work = Callable[[MatchData], "tuple[MatchData, Outcome | None] | None"]
 
+_WRITTEN = [name for name in _FIELDS if name not in ("id", "owner_token", "created_at")]
+_MATCHES = Base.metadata.tables[MatchRow.__tablename__]
+# Built once, so that SQLAlchemy compiles each of them once (an action is frequent).
+_LOCK = (
+    select(_MATCHES.c.version, _MATCHES.c.updated_at)
+    .where(_MATCHES.c.id == bindparam("match_id"))
+    .with_for_update()
+)
+_WRITE = update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
 
-def transact(sessions: Sessions, match_id: str, work: Work) -> bool:
+
+def transact(sessions: Sessions, match_id: str, work: Work, known: MatchData) -> bool:
     """Run ``work`` on the match's row while holding its lock, and write what it returns.
 
-    ``work`` gets the row as it is in the database (another server process
-    may have changed it) and returns the new data with the match's result if
-    it just ended, or None to write nothing.  The row lock (SELECT ... FOR
-    UPDATE on PostgreSQL; SQLite has one writer anyway) serialises every
-    action on one table across processes.  True when something was written.
+    ``known`` is the caller's copy of the row. The lock (SELECT ... FOR UPDATE
+    on PostgreSQL; SQLite has one writer anyway) reads only the row's version
+    and time of change: when they match ``known``, ``work`` gets ``known``;
+    when another server process moved the row on, it gets the row as it is now.
+    ``work`` returns the new data with the match's result if it just ended, or
+    None to write nothing. So every action on one table is serialised across
+    processes. True when something was written.
     """
     with sessions.begin() as session:
-        row = session.get(MatchRow, match_id, with_for_update=True, populate_existing=True)
-        if row is None:
+        stamp = session.execute(_LOCK, {"match_id": match_id}).one_or_none()
+        if stamp is None:
             raise LookupError(f"no match {match_id}")
-        outcome = work(_to_data(row))
+        current = known
+        if (stamp.version, aware(stamp.updated_at)) != (known.version, known.updated_at):
+            row = session.get(MatchRow, match_id, populate_existing=True)
+            assert row is not None  # locked above
+            current = _to_data(row)
+        outcome = work(current)
         if outcome is None:
             return False
         data, result = outcome
-        for name in _FIELDS:
-            if name not in ("id", "owner_token", "created_at"):
-                setattr(row, name, getattr(data, name))
+        values = {name: getattr(data, name) for name in _WRITTEN}
+        session.execute(_WRITE, {"match_id": match_id, **values})
         if result is not None:
-            session.flush()
             record_result(session, data.id, data.owner_token, result)
         return True
 

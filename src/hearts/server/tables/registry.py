@@ -51,7 +51,7 @@ class TableRegistry:
         table = self._by_player.get(token)
         if table is not None:
             return table
-        data = await asyncio.to_thread(store.current_match, self.env.sessions, token)
+        data = await self.env.db.run(store.current_match, token)
         if data is None:
             return None
         table = Table.restore(data, self.env)
@@ -68,9 +68,7 @@ class TableRegistry:
             old = await self._load(token)
             if old is None:
                 table = Table.new(token, level, PACES[0], 1, self.env)
-                await asyncio.to_thread(
-                    store.start_match, self.env.sessions, table.data, None, None
-                )
+                await self.env.db.run(store.start_match, table.data, None, None)
                 self._by_player[token] = table
                 await table.subscribe(0, listener)
                 for each in self._waiting.pop(token, []):
@@ -90,9 +88,7 @@ class TableRegistry:
                     )
                 table = Table.new(token, level, old.data.pace, old.version + 1, self.env)
                 lost = old.result(abandoned=True) if counts else None
-                await asyncio.to_thread(
-                    store.start_match, self.env.sessions, table.data, old.data.id, lost
-                )
+                await self.env.db.run(store.start_match, table.data, old.data.id, lost)
                 old.close()
                 if counts:
                     old.data.status = "abandoned"
@@ -134,7 +130,7 @@ class TableRegistry:
         for _ in range(5):
             table = Table.new_shared(creator, creator_name, name, level, rules, self.env)
             try:
-                await asyncio.to_thread(store.insert_match, self.env.sessions, table.data)
+                await self.env.db.run(store.insert_match, table.data)
             except IntegrityError:
                 continue  # the code was taken: draw another
             assert table.data.code is not None
@@ -146,7 +142,7 @@ class TableRegistry:
         async with self._code_locks[code]:
             table = self._shared.get(code)
             if table is None:
-                data = await asyncio.to_thread(store.find_code, self.env.sessions, code)
+                data = await self.env.db.run(store.find_code, code)
                 if data is None or data.kind != "shared":
                     return None
                 table = Table.restore(data, self.env)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hearts.cards import CardSet, card_text
-from hearts.match import Match, Phase
+from hearts.match import Phase
 from hearts.server.tables.claim import can_claim
 from hearts.server.tables.seats import BOT_NAMES
 from hearts.view import PublicView, SeatView
@@ -56,7 +56,7 @@ def _seat_json(table: Table, seat: int) -> dict[str, Any]:
             "can_undo": (
                 playable_or_over(data.status, data.paused)
                 and table.take_backs_allowed()
-                and can_undo(match, seat)
+                and match.can_undo(seat)
             ),
             "can_claim": playable and can_claim(match, seat),
         }
@@ -262,17 +262,6 @@ def _texts(cards: CardSet | None) -> list[str] | None:
 
 def playable_or_over(status: str, paused: bool) -> bool:
     return status == "active" and not paused
-
-
-def can_undo(match: Match, seat: int) -> bool:
-    """Whether :meth:`Match.undo` would accept (tried on a copy: exact and cheap)."""
-    if match.phase is Phase.MATCH_OVER:
-        return False
-    try:
-        match.copy().undo(seat)
-    except ValueError:
-        return False
-    return True
 
 
 def prompt(view: SeatView, awaiting_continue: bool, paused: bool) -> str:

@@ -31,6 +31,7 @@ from hearts.match import Match, Phase
 from hearts.record import read_record, write_record
 from hearts.rules import SEATS, Rules
 from hearts.server.db import store
+from hearts.server.db.session import Database
 from hearts.server.db.store import MatchData, Sessions, now
 from hearts.server.results import Outcome, outcome
 from hearts.server.tables.bus import Bus, LocalBus
@@ -61,11 +62,15 @@ Mutation = Callable[[], object]
 
 @dataclass(frozen=True)
 class TableEnv:
-    sessions: Sessions
+    db: Database
     pool: BotPool
     pace_scale: float
     grace_seconds: float = 60.0
     bus: Bus = field(default_factory=LocalBus)
+
+    @property
+    def sessions(self) -> Sessions:
+        return self.db.sessions
 
 
 def _rebuild(data: MatchData) -> Match:
@@ -263,9 +268,7 @@ class Table:
 
     async def _save_clock(self) -> None:
         data = self.data
-        await asyncio.to_thread(
-            store.save_clock, self.env.sessions, data.id, data.elapsed_ms, data.running_since
-        )
+        await self.env.db.run(store.save_clock, data.id, data.elapsed_ms, data.running_since)
 
     # --- seating (shared tables) ----------------------------------------------
 
@@ -503,7 +506,7 @@ class Table:
     async def refresh(self) -> None:
         """Another process changed this table: catch up and tell this process's sockets."""
         async with self.lock:
-            row = await asyncio.to_thread(store.load_match, self.env.sessions, self.data.id)
+            row = await self.env.db.run(store.load_match, self.data.id)
             if row is None:
                 return
             self._catch_up(row)
@@ -552,7 +555,7 @@ class Table:
                 return self.data, result
 
             try:
-                await asyncio.to_thread(store.transact, self.env.sessions, self.data.id, work)
+                await self.env.db.run(store.transact, self.data.id, work, self.data)
             except BaseException:
                 if backup:
                     self.match, self.data = backup[0]
