@@ -8,12 +8,12 @@ import os
 import signal
 
 from hearts.match import Match
-from hearts.server.workers import BotPool
+from hearts.server.workers import QUICK_LEVELS, BotPool, decide, hint
 
 
 def test_a_killed_worker_process_is_replaced() -> None:
     view = Match(seed=3).view(0)
-    pool = BotPool(workers=1, processes=True)
+    pool = BotPool(workers=1, processes=True, quick_levels=frozenset())
 
     async def scenario() -> None:
         before = set(multiprocessing.active_children())
@@ -41,7 +41,7 @@ def test_a_killed_worker_process_is_replaced() -> None:
 
 
 def test_a_closed_pool_is_not_restarted() -> None:
-    pool = BotPool(workers=1, processes=False)
+    pool = BotPool(workers=1, processes=False, quick_levels=frozenset())
     pool.close()
     view = Match(seed=3).view(0)
     try:
@@ -51,3 +51,12 @@ def test_a_closed_pool_is_not_restarted() -> None:
     else:
         raise AssertionError("a closed pool took a job")
     assert pool.restarts == 0
+
+
+def test_quick_levels_decide_without_the_executor() -> None:
+    view = Match(seed=3).view(0)
+    pool = BotPool(workers=1, processes=False)
+    pool.close()  # an executor that takes no job: the quick levels do not need it
+    for level in QUICK_LEVELS:
+        assert asyncio.run(pool.decide(level, view, seed=1)) == decide(level, view, 1)
+        assert asyncio.run(pool.hint(level, view)) == hint(level, view)

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from hearts.bots import Decision, make_bot
 from hearts.suggest import DEFAULT_SEED
@@ -23,6 +23,11 @@ from hearts.view import SeatView
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+QUICK_LEVELS: Final = frozenset({"easy", "normal"})
+"""Levels whose bots decide in a tenth of a millisecond or so: sending the job to
+a worker process (pickling the view, waking threads up) costs ten times more, so
+they decide in the server's own thread. Expert searches and goes to the pool."""
 
 
 def decide(level: str, view: SeatView, seed: int) -> Decision:
@@ -36,7 +41,8 @@ def hint(level: str, view: SeatView) -> Decision:
 
 
 class BotPool:
-    """The executor the tables send bot decisions and hints to.
+    """Where the tables' bot decisions and hints are made: at once for the quick
+    levels, otherwise in an executor.
 
     A worker process that dies (killed, out of memory) breaks a
     ``ProcessPoolExecutor`` for good; the pool then starts a new one and runs
@@ -44,9 +50,12 @@ class BotPool:
     it twice is harmless.
     """
 
-    def __init__(self, workers: int, processes: bool) -> None:
+    def __init__(
+        self, workers: int, processes: bool, quick_levels: frozenset[str] = QUICK_LEVELS
+    ) -> None:
         self._workers = workers
         self._processes = processes
+        self._quick = quick_levels
         self._lock = threading.Lock()
         self._closed = False
         self._executor = self._make()
@@ -61,9 +70,13 @@ class BotPool:
         return ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="bot")
 
     async def decide(self, level: str, view: SeatView, seed: int) -> Decision:
+        if level in self._quick:
+            return decide(level, view, seed)
         return await self._run(decide, level, view, seed)
 
     async def hint(self, level: str, view: SeatView) -> Decision:
+        if level in self._quick:
+            return hint(level, view)
         return await self._run(hint, level, view)
 
     async def _run(self, job: Callable[..., T], *args: Any) -> T:
