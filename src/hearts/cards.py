@@ -88,9 +88,13 @@ def parse_card(text: str) -> Card:
     return suit * 13 + rank
 
 
+_TEXTS: Final = tuple(rank + suit for suit in SUIT_LETTERS for rank in RANK_LETTERS)
+"""Every card's text, by card number (suit * 13 + rank)."""
+
+
 def card_text(card: Card) -> str:
     """The canonical two-letter form, e.g. ``QS``."""
-    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+    return _TEXTS[card]
 
 
 def card_symbol(card: Card) -> str:
@@ -199,7 +203,7 @@ class CardSet:
         return CardSet(self.mask & SUIT_MASK[suit])
 
     def texts(self) -> list[str]:
-        return [card_text(card) for card in self]
+        return [_TEXTS[card] for card in cards_in(self.mask)]
 
     def __str__(self) -> str:
         return " ".join(self.texts())

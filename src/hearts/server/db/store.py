@@ -184,7 +184,8 @@ def transact(sessions: Sessions, match_id: str, work: Work, known: MatchData) ->
     processes. True when something was written.
     """
     with sessions.begin() as session:
-        stamp = session.execute(_LOCK, {"match_id": match_id}).one_or_none()
+        connection = session.connection()  # plain statements: no ORM work on the way
+        stamp = connection.execute(_LOCK, {"match_id": match_id}).one_or_none()
         if stamp is None:
             raise LookupError(f"no match {match_id}")
         current = known
@@ -197,7 +198,7 @@ def transact(sessions: Sessions, match_id: str, work: Work, known: MatchData) ->
             return False
         data, result = outcome
         values = {name: getattr(data, name) for name in _WRITTEN}
-        session.execute(_WRITE, {"match_id": match_id, **values})
+        connection.execute(_WRITE, {"match_id": match_id, **values})
         if result is not None:
             record_result(session, data.id, data.owner_token, result)
         return True
