@@ -33,6 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.db_url)
         upgrade(db.engine)
+        db.start()
         pool = BotPool(settings.bot_workers, settings.bot_processes)
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
         env = TableEnv(db, pool, settings.pace_scale, settings.grace_seconds, bus)
@@ -45,7 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             registry.close()
             await bus.close()
             pool.close()
-            db.close()
+            await db.close()
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
     app.state.settings = settings

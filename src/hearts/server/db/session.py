@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
+import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 
@@ -14,6 +14,8 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
+log = logging.getLogger(__name__)
+
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
 
 
@@ -21,7 +23,7 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file's folder is made when missing."""
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
-        # Sessions run in worker threads (asyncio.to_thread), one at a time per table.
+        # Used from the event loop's thread and from asyncio.to_thread (the routes).
         kwargs["connect_args"] = {"check_same_thread": False}
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
@@ -53,21 +55,29 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class Database:
-    """The engine, its sessions, and the threads that run the tables' blocking calls.
+CHECKPOINT_SECONDS: Final = 1.0
+"""How often a SQLite server copies its write-ahead log back into the database."""
 
-    SQLite has one writer at a time: calls from several threads would only
-    queue for its lock (the sqlite3 driver sleeps and retries), so on SQLite
-    they run one after the other in a single thread of their own. PostgreSQL
-    locks rows, and its calls run in asyncio's default threads.
+
+class Database:
+    """The engine, its sessions, and where the tables' blocking calls run.
+
+    On PostgreSQL a call waits for the network and the row locks, so it runs
+    in one of asyncio's threads. On SQLite a call is a few hundred
+    microseconds of CPU (in WAL mode a commit does not wait for the disk):
+    handing it to a thread would cost more than it saves, and SQLite has one
+    writer anyway, so it runs right in the event loop's thread. The one
+    SQLite step that waits for the disk, the checkpoint, is taken out of the
+    commits and done every second by a thread of its own (:meth:`start`).
     """
 
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
         self.sessions = make_sessions(self.engine)
-        self._executor: ThreadPoolExecutor | None = None
-        if self.engine.dialect.name == "sqlite":
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        self.inline = self.engine.dialect.name == "sqlite"
+        self._checkpoints: asyncio.Task[None] | None = None
+        if self.inline:
+            event.listen(self.engine, "connect", _no_autocheckpoint)
 
     async def run(
         self,
@@ -75,16 +85,44 @@ class Database:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """``call(sessions, *args, **kwargs)`` off the event loop."""
-        if self._executor is None:
-            return await asyncio.to_thread(call, self.sessions, *args, **kwargs)
-        job = functools.partial(call, self.sessions, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+        """``call(sessions, *args, **kwargs)``, off the event loop when it would wait."""
+        if self.inline:
+            return call(self.sessions, *args, **kwargs)
+        return await asyncio.to_thread(call, self.sessions, *args, **kwargs)
 
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True)
+    def start(self) -> None:
+        """Begin the SQLite checkpoints (in the running event loop)."""
+        if self.inline and self._checkpoints is None:
+            self._checkpoints = asyncio.create_task(self._checkpoint_every_second())
+
+    async def _checkpoint_every_second(self) -> None:
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await asyncio.to_thread(self.checkpoint)
+            except Exception:  # the next one will try again
+                log.exception("SQLite checkpoint failed")
+
+    def checkpoint(self) -> None:
+        """Copy what the write-ahead log holds into the database file (never blocks writers)."""
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def close(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpoints
+        if self.inline:
+            await asyncio.to_thread(self.checkpoint)
         self.engine.dispose()
+
+
+def _no_autocheckpoint(connection: Any, _record: Any) -> None:
+    """Commits on this engine leave checkpoints to :meth:`Database.checkpoint`."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
 
 
 MIGRATION_LOCK: Final = 0x4845415254
