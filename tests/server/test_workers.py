@@ -6,6 +6,10 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 from hearts.match import Match
 from hearts.server.workers import QUICK_LEVELS, BotPool, decide, hint
@@ -60,3 +64,44 @@ def test_quick_levels_decide_without_the_executor() -> None:
     for level in QUICK_LEVELS:
         assert asyncio.run(pool.decide(level, view, seed=1)) == decide(level, view, 1)
         assert asyncio.run(pool.hint(level, view)) == hint(level, view)
+
+
+SERVER = """
+import asyncio, multiprocessing, os, signal, sys
+from hearts.match import Match
+from hearts.server.workers import BotPool
+
+if __name__ == "__main__":
+    pool = BotPool(1, True, quick_levels=frozenset())
+    view = Match(seed=1).view(0)
+    asyncio.run(pool.decide("easy", view, 1))
+    worker = multiprocessing.active_children()[0]
+    os.kill(worker.pid, signal.SIGINT)  # Ctrl-C in a terminal reaches the workers too
+    os.kill(worker.pid, signal.SIGTERM)
+    asyncio.run(pool.decide("easy", view, 2))
+    print(worker.pid, pool.restarts, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # the server dies without stopping its pool
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_workers_ignore_stop_signals_and_end_with_their_server(tmp_path: Path) -> None:
+    script = tmp_path / "server.py"
+    script.write_text(SERVER, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.returncode == -signal.SIGKILL, run.stderr
+    pid, restarts = (int(word) for word in run.stdout.split())
+    assert restarts == 0  # SIGINT and SIGTERM left the worker running
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the worker outlived its server"

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -28,6 +30,23 @@ QUICK_LEVELS: Final = frozenset({"easy", "normal"})
 """Levels whose bots decide in a tenth of a millisecond or so: sending the job to
 a worker process (pickling the view, waking threads up) costs ten times more, so
 they decide in the server's own thread. Expert searches and goes to the pool."""
+
+
+def _leave_stopping_to_the_server() -> None:
+    """In each worker: Ctrl-C, or a SIGTERM sent to the server's whole process group
+    (systemd does that), reaches the workers too. They ignore it: the server stops
+    them itself when it shuts down, and a worker ends at once if its server dies
+    without doing so (killed), instead of waiting forever for jobs."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns when the server process is gone
+    os._exit(0)
 
 
 def decide(level: str, view: SeatView, seed: int) -> Decision:
@@ -66,7 +85,11 @@ class BotPool:
         if self._processes:
             # spawn: forking a process that runs an event loop and threads is unsafe.
             context = multiprocessing.get_context("spawn")
-            return ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+            return ProcessPoolExecutor(
+                max_workers=self._workers,
+                mp_context=context,
+                initializer=_leave_stopping_to_the_server,
+            )
         return ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="bot")
 
     async def decide(self, level: str, view: SeatView, seed: int) -> Decision:
