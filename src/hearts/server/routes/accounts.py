@@ -13,7 +13,15 @@ from hearts.server import accounts
 from hearts.server.accounts import AccountError, Attempt
 from hearts.server.db import players, store
 from hearts.server.db.players import PlayerInfo
-from hearts.server.routes.deps import CurrentPlayer, OptionalPlayer, SessionsDep, player_json
+from hearts.server.routes.deps import (
+    ANY_API,
+    ANY_POST,
+    CurrentPlayer,
+    OptionalPlayer,
+    SessionsDep,
+    player_json,
+    refusals,
+)
 from hearts.server.security import csrf_token
 
 router = APIRouter(prefix="/api")
@@ -57,7 +65,7 @@ def _begin(request: Request, info: PlayerInfo) -> dict[str, Any]:
     return {"player": player_json(info), "csrf": csrf_token(session)}
 
 
-@router.get("/session")
+@router.get("/session", responses=refusals(*ANY_API))
 async def current_session(request: Request, player: OptionalPlayer) -> dict[str, Any]:
     """The CSRF token to send with every change, and who this session plays as."""
     session = request.session
@@ -70,7 +78,7 @@ async def current_session(request: Request, player: OptionalPlayer) -> dict[str,
     return {"csrf": csrf_token(session), "player": player_json(player)}
 
 
-@router.post("/guest")
+@router.post("/guest", responses=refusals(400, *ANY_POST))
 async def guest(
     request: Request, sessions: SessionsDep, player: OptionalPlayer, body: GuestIn | None = None
 ) -> dict[str, Any]:
@@ -87,7 +95,7 @@ async def guest(
     return {"player": player_json(player)}
 
 
-@router.post("/account/signup")
+@router.post("/account/signup", responses=refusals(400, 401, 409, *ANY_POST))
 async def sign_up(
     request: Request, body: CredentialsIn, sessions: SessionsDep, player: CurrentPlayer
 ) -> dict[str, Any]:
@@ -101,7 +109,7 @@ async def sign_up(
     return _begin(request, info)
 
 
-@router.post("/account/signin")
+@router.post("/account/signin", responses=refusals(400, 401, *ANY_POST))
 async def sign_in(request: Request, body: CredentialsIn, sessions: SessionsDep) -> dict[str, Any]:
     address = request.client.host if request.client else "unknown"
     attempt = Attempt(body.username, body.password, address)
@@ -112,7 +120,7 @@ async def sign_in(request: Request, body: CredentialsIn, sessions: SessionsDep) 
     return _begin(request, info)
 
 
-@router.post("/account/signout")
+@router.post("/account/signout", responses=refusals(*ANY_POST))
 async def sign_out(request: Request) -> dict[str, Any]:
     """Forget the player in this browser; the page then starts a new guest."""
     request.session.clear()

@@ -11,14 +11,14 @@ from fastapi import APIRouter, HTTPException, Request
 from hearts.match import Phase
 from hearts.record import RecordError, write_record
 from hearts.server.replay import replay_frames
-from hearts.server.routes.deps import CurrentPlayer, RegistryDep
+from hearts.server.routes.deps import ANY_API, ANY_POST, CurrentPlayer, RegistryDep, refusals
 
 MAX_REPLAY_BYTES: Final = 2 * 1024 * 1024
 
 router = APIRouter(prefix="/api")
 
 
-@router.get("/match/record")
+@router.get("/match/record", responses=refusals(401, 404, 409, *ANY_API))
 async def match_record(player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
     """The current match as hearts-record/1, without the hand still in play (its hidden cards)."""
     table = await registry.table_for(player.token)
@@ -34,7 +34,7 @@ async def match_record(player: CurrentPlayer, registry: RegistryDep) -> dict[str
     return record
 
 
-@router.post("/replay")
+@router.post("/replay", responses=refusals(400, *ANY_POST))
 async def replay(request: Request) -> dict[str, Any]:
     body = b""
     async for chunk in request.stream():

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import Depends, HTTPException, Request
+from pydantic import BaseModel
 
 from hearts.server.db import players
 from hearts.server.db.players import PlayerInfo, Sessions
@@ -80,3 +81,32 @@ def player_json(info: PlayerInfo | None) -> dict[str, Any] | None:
     if info is None:
         return None
     return {"name": info.name, "guest": info.guest, "ranking_points": info.ranking_points}
+
+
+class Problem(BaseModel):
+    """Every refusal: a sentence to show the player."""
+
+    detail: str
+
+
+_WHY: Final = {
+    400: "The request is malformed or breaks a rule (the detail says which)",
+    401: "This session has no player (load a page first) or the sign-in failed",
+    403: "The X-CSRF-Token header is missing or is not this session's",
+    404: "There is nothing of that kind yet",
+    409: "Not now: the state does not allow it (the detail says why)",
+    413: "The body is larger than this route accepts",
+    429: "Too many requests or attempts: wait (see Retry-After) and try again",
+}
+
+ANY_API: Final = (429,)
+"""What any /api request may be answered besides its own refusals (limits.Guard)."""
+ANY_POST: Final = (403, 413, 429)
+"""...and any POST (security.CsrfCheck, limits.Guard)."""
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route: each refusal it may answer, for the OpenAPI schema."""
+    return {
+        status: {"model": Problem, "description": _WHY[status]} for status in sorted(set(statuses))
+    }

@@ -9,12 +9,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from hearts.server.db import results
-from hearts.server.routes.deps import CurrentPlayer, OptionalPlayer, SessionsDep, player_json
+from hearts.server.routes.deps import (
+    ANY_API,
+    CurrentPlayer,
+    OptionalPlayer,
+    SessionsDep,
+    player_json,
+    refusals,
+)
 
 router = APIRouter(prefix="/api")
 
 
-@router.get("/stats")
+@router.get("/stats", responses=refusals(401, *ANY_API))
 async def stats(player: CurrentPlayer, sessions: SessionsDep) -> dict[str, Any]:
     """Per level and for all levels together; the rank when the player is on the board."""
     by_level = await asyncio.to_thread(results.player_stats, sessions, player.token)
@@ -28,7 +35,7 @@ async def stats(player: CurrentPlayer, sessions: SessionsDep) -> dict[str, Any]:
     }
 
 
-@router.get("/leaderboard")
+@router.get("/leaderboard", responses=refusals(*ANY_API))
 async def leaderboard(
     sessions: SessionsDep,
     player: OptionalPlayer,

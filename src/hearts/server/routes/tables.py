@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from hearts.rules import Rules, RulesError
-from hearts.server.routes.deps import CurrentPlayer, RegistryDep, display_name
+from hearts.server.routes.deps import ANY_POST, CurrentPlayer, RegistryDep, display_name, refusals
 from hearts.server.tables.seats import TableError
 
 router = APIRouter(prefix="/api")
@@ -23,7 +23,7 @@ class NewTable(BaseModel):
     """House rules that differ from the standard game (RULES.md); never ranked."""
 
 
-@router.post("/tables")
+@router.post("/tables", responses=refusals(400, 401, *ANY_POST))
 async def create_table(
     body: NewTable, player: CurrentPlayer, registry: RegistryDep
 ) -> dict[str, str]:
