@@ -21,7 +21,8 @@ client acts on the next state; reported apart).  ``timeout`` is an intent
 not answered within ``--ack-timeout``; ``lost`` one whose connection
 dropped before its answer.
 
-    .venv/bin/python benchmarks/load.py                       # 200 tables, 60 s, SQLite
+    .venv/bin/python benchmarks/load.py --pace-scale 1        # 200 tables at quick pace, SQLite
+    .venv/bin/python benchmarks/load.py                       # the same twenty times faster
     .venv/bin/python benchmarks/load.py --tables 50 --seconds 30
     .venv/bin/python benchmarks/load.py --processes 2 --postgres --redis
     .venv/bin/python benchmarks/load.py --json > result.json
