@@ -17,6 +17,7 @@ from hearts.match import Match, Phase
 from hearts.record import (
     FORMAT,
     RecordError,
+    RecordWriter,
     check_record,
     dumps_record,
     loads_record,
@@ -24,6 +25,7 @@ from hearts.record import (
     write_record,
 )
 from hearts.rules import Rules
+from helpers import examples, house_rules, random_prefix, random_step, seeds
 
 Record = dict[str, Any]
 
@@ -576,3 +578,29 @@ def test_arbitrary_json_is_refused_cleanly(document: object) -> None:
         read_record(document)
     with pytest.raises(RecordError):
         loads_record(json.dumps(document))
+
+
+@examples(15)
+@given(seed=seeds, rules=st.one_of(st.just(Rules()), house_rules))
+def test_a_record_writer_writes_what_write_record_writes(seed: int, rules: Rules) -> None:
+    """Through whole matches with undo, restart, copies, a rebuilt match and another match:
+    the writer reuses finished hands, and its record is always exactly write_record's."""
+    rng = random.Random(seed)
+    match = Match(rules, seed=seed)
+    writer = RecordWriter()
+    while match.phase is not Phase.MATCH_OVER:
+        roll = rng.random()
+        if roll < 0.03 and match.can_undo(0):
+            match.undo(0)
+        elif roll < 0.04 and match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            match.restart_hand()
+        elif roll < 0.05:
+            match = match.copy()
+        elif roll < 0.06:
+            match = read_record(writer.write(match), seed=seed)
+        elif roll < 0.062:  # another match altogether, at some later point
+            match = random_prefix(rules, rng.randrange(1 << 30), stop=0.002)
+        else:
+            random_step(match, rng)
+        assert writer.write(match) == write_record(match)
+    assert writer.write(match, {"note": "x"}) == write_record(match, {"note": "x"})

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from hearts.cards import CardSet, card_text, parse_card
 from hearts.errors import IllegalMove
-from hearts.match import Match, Phase
+from hearts.match import HandLog, Match, Phase
 from hearts.rules import SEAT_NAMES, PassDirection, Rules, RulesError
 
 FORMAT: Final = "hearts-record/1"
@@ -49,18 +49,50 @@ def write_record(match: Match, meta: Mapping[str, Any] | None = None) -> dict[st
     The seed is never written: whoever holds a record of a match in progress
     must not be able to compute the cards still hidden.
     """
-    hands: list[dict[str, Any]] = []
-    for log in match.hand_logs:
-        hand: dict[str, Any] = {"deal": [CardSet(mask).texts() for mask in log.deal]}
-        direction = match.rules.pass_direction(log.number)
-        if direction is PassDirection.HOLD:
-            hand["pass"] = None
-        elif any(p is not None for p in log.passes):
-            hand["pass"] = [None if p is None else CardSet(p).texts() for p in log.passes]
-        hand["plays"] = [card_text(card) for card in log.plays]
-        if log.moon_choice is not None:
-            hand["moon_choice"] = log.moon_choice
-        hands.append(hand)
+    hands = [_hand_record(match.rules, log) for log in match.hand_logs]
+    return _record(match, hands, meta)
+
+
+class RecordWriter:
+    """:func:`write_record` for a match that is written again after every move.
+
+    A hand before the current one never changes, so its part of the record is
+    made once and reused for as long as the match keeps the same hand logs (a
+    copied or rebuilt match has new ones, written afresh). Records written
+    this way share those parts: treat them as read-only.
+    """
+
+    def __init__(self) -> None:
+        self._done: list[tuple[HandLog, dict[str, Any]]] = []
+
+    def write(self, match: Match, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        logs = match.hand_logs
+        finished = logs[:-1]
+        kept = 0
+        while kept < min(len(self._done), len(finished)) and self._done[kept][0] is finished[kept]:
+            kept += 1
+        del self._done[kept:]
+        self._done += [(log, _hand_record(match.rules, log)) for log in finished[kept:]]
+        hands = [hand for _, hand in self._done]
+        hands += [_hand_record(match.rules, log) for log in logs[len(finished) :]]
+        return _record(match, hands, meta)
+
+
+def _hand_record(rules: Rules, log: HandLog) -> dict[str, Any]:
+    hand: dict[str, Any] = {"deal": [CardSet(mask).texts() for mask in log.deal]}
+    if rules.pass_direction(log.number) is PassDirection.HOLD:
+        hand["pass"] = None
+    elif any(p is not None for p in log.passes):
+        hand["pass"] = [None if p is None else CardSet(p).texts() for p in log.passes]
+    hand["plays"] = [card_text(card) for card in log.plays]
+    if log.moon_choice is not None:
+        hand["moon_choice"] = log.moon_choice
+    return hand
+
+
+def _record(
+    match: Match, hands: list[dict[str, Any]], meta: Mapping[str, Any] | None
+) -> dict[str, Any]:
     record: dict[str, Any] = {
         "format": FORMAT,
         "rules": match.rules.to_dict(),

@@ -126,17 +126,16 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Only the rules that differ from the standard game; ``{}`` when standard."""
-        standard = Rules()
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if f.init and getattr(self, f.name) != getattr(standard, f.name)
+            if f.init and getattr(self, f.name) != getattr(STANDARD, f.name)
         }
 
     @property
     def is_standard(self) -> bool:
         """Only the standard game earns ranking points."""
-        return self == Rules()
+        return self == STANDARD
 
     def pass_direction(self, hand_number: int) -> PassDirection:
         """The pass direction of the hand numbered from 1 within the match."""

@@ -115,7 +115,7 @@ class TableRegistry:
             if table is None:
                 return
             await table.unsubscribe(listener)
-            if not table.has_listeners() and not table.bots_busy():
+            if not table.has_listeners() and not table.turns.busy():
                 table.close()
                 self._by_player.pop(token, None)
 
@@ -165,7 +165,7 @@ class TableRegistry:
         await table.unsubscribe(listener)
         code = table.data.code or ""
         async with self._code_locks[code]:
-            if not table.has_listeners() and not table.bots_busy():
+            if not table.has_listeners() and not table.turns.busy():
                 table.close()
                 self._shared.pop(code, None)
 

@@ -156,14 +156,14 @@ def _shared_fields(table: Table, seat: int | None, role: str) -> dict[str, Any]:
                 ),
                 "connected": bool(table.listeners[number])
                 or (place.person and place.away_since is None and not place.left),
-                "away_ms": table.away_ms(place),
+                "away_ms": table.turns.away_ms(place),
                 "bot_playing": place.person and place.bot_plays,
                 "left": place.left,
             }
             for number, place in enumerate(table.places())
         ],
         "spectators": sum(1 for role in table.watchers.values() if role == "spectator"),
-        "next_hand_ms": table.next_hand_ms(),
+        "next_hand_ms": table.turns.next_hand_ms(),
     }
 
 

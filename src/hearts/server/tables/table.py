@@ -16,19 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
 from typing import Any
 
-from hearts.bots import Decision, NothingToDecide
+from hearts.bots import NothingToDecide
 from hearts.cards import parse_card
 from hearts.errors import IllegalMove, not_your_turn
 from hearts.match import Match, Phase
-from hearts.record import read_record, write_record
+from hearts.record import RecordWriter, read_record, write_record
 from hearts.rules import SEATS, Rules
 from hearts.server.db import store
 from hearts.server.db.session import Database
@@ -36,7 +34,7 @@ from hearts.server.db.store import MatchData, Sessions, now
 from hearts.server.results import Outcome, outcome
 from hearts.server.tables.bus import Bus, LocalBus
 from hearts.server.tables.claim import can_claim, play_out
-from hearts.server.tables.pacing import PACES, bot_delay, next_hand_delay
+from hearts.server.tables.pacing import PACES
 from hearts.server.tables.seats import (
     BOT_NAMES,
     SOLO_NAMES,
@@ -49,8 +47,8 @@ from hearts.server.tables.seats import (
     solo_seats,
 )
 from hearts.server.tables.state import table_json
+from hearts.server.tables.turns import Turns
 from hearts.server.workers import BotPool
-from hearts.view import SeatView
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +96,8 @@ class Table:
         self.autoplaying = False
         """Test-only (HEARTS_TEST_AUTOPLAY): a bot plays the person's seat to the end."""
         self.seats: tuple[Seat, ...] = self._seats()
-        self.next_hand_at: float | None = None
-        """When a shared table deals the next hand by itself (event loop time)."""
-        self._bot_task: asyncio.Task[None] | None = None
-        self._grace_task: asyncio.Task[None] | None = None
+        self.turns = Turns(self)
+        self.records = RecordWriter()
 
     @classmethod
     def new(cls, token: str, level: str, pace: str, version: int, env: TableEnv) -> Table:
@@ -200,17 +196,17 @@ class Table:
         if seat is not None and self.shared:
             await self.env.bus.arrive(self.data.id, seat)
             if self._is_away(seat):
-                await self._change(
-                    None, lambda: self._set_place(seat, away_since=None, bot=False), presence=True
+                await self.change(
+                    None, lambda: self.set_place(seat, away_since=None, bot=False), presence=True
                 )
         async with self.lock:
             if self.shared and seat is None:
                 self.broadcast()  # everyone sees the count of spectators change
             else:
                 listener(self.state_message(seat, role))
-            if self._bot_task is None or self._bot_task.done():
-                self._schedule_bots()  # a table restored after a restart picks up here
-            self._schedule_grace()
+            if not self.turns.busy():
+                self.turns.schedule()  # a table restored after a restart picks up here
+            self.turns.schedule_grace()
 
     async def unsubscribe(self, listener: Listener) -> None:
         left_seat: int | None = None
@@ -230,15 +226,15 @@ class Table:
             if not still_here and place.person and not place.left and place.away_since is None:
                 moment = now().isoformat()
                 with contextlib.suppress(TableError, LookupError):
-                    await self._change(
-                        None, lambda: self._set_place(left_seat, away_since=moment), presence=True
+                    await self.change(
+                        None, lambda: self.set_place(left_seat, away_since=moment), presence=True
                     )
 
     def _is_away(self, seat: int) -> bool:
         place = self.places()[seat]
         return place.away_since is not None or place.bot
 
-    def _set_place(self, seat: int, **changes: Any) -> None:
+    def set_place(self, seat: int, **changes: Any) -> None:
         places = self.places()
         places[seat] = replace(places[seat], **changes)
         self.data.seats = [place.to_json() for place in places]
@@ -279,9 +275,9 @@ class Table:
                 raise TableError("already_seated", "You already have a seat at this table")
             if self.places()[seat].person:
                 raise TableError("seat_taken", "Someone sits there already: pick an empty seat")
-            self._set_place(seat, token=token, name=name)
+            self.set_place(seat, token=token, name=name)
 
-        await self._change(None, take_seat, allow_seating=True)
+        await self.change(None, take_seat, allow_seating=True)
 
     async def stand(self, token: str) -> None:
         def stand_up() -> None:
@@ -295,7 +291,7 @@ class Table:
             places[seat] = Place()
             self.data.seats = [place.to_json() for place in places]
 
-        await self._change(None, stand_up, allow_seating=True)
+        await self.change(None, stand_up, allow_seating=True)
 
     async def start(self, token: str) -> None:
         def start_match() -> None:
@@ -308,7 +304,7 @@ class Table:
             self.data.seed = match.seed
             self.data.status = "active"
 
-        await self._change(None, start_match, allow_seating=True)
+        await self.change(None, start_match, allow_seating=True)
 
     def seats_names(self) -> tuple[str, str, str, str]:
         names = [place.name or BOT_NAMES[seat] for seat, place in enumerate(self.places())]
@@ -327,13 +323,13 @@ class Table:
                 raise TableError("not_seated", "You have no seat at this table")
             if self.data.status == "seating":
                 raise TableError("not_now", "Before the start, stand up instead")
-            self._set_place(seat, left=True, away_since=None, bot=True)
+            self.set_place(seat, left=True, away_since=None, bot=True)
             if self.people() == 0 and self.data.status == "active":
                 self._stop_clock()
                 self.data.status = "abandoned"
                 self.data.finished_at = now()
 
-        await self._change(None, go, finished_too=True)
+        await self.change(None, go, finished_too=True)
         async with self.lock:
             for seat, listeners in self.listeners.items():
                 if self.places()[seat].left:
@@ -345,10 +341,10 @@ class Table:
     # --- what a person may ask ------------------------------------------------
 
     async def select_pass(self, seat: int, cards: list[int], version: int | None) -> None:
-        await self._change(version, lambda: self.match.select_pass(seat, cards), while_paused=True)
+        await self.change(version, lambda: self.match.select_pass(seat, cards), while_paused=True)
 
     async def confirm_pass(self, seat: int, cards: list[int], version: int | None) -> None:
-        await self._change(version, lambda: self.match.confirm_pass(seat, cards))
+        await self.change(version, lambda: self.match.confirm_pass(seat, cards))
 
     async def continue_play(self, seat: int, version: int | None) -> None:
         def go_on() -> None:
@@ -356,7 +352,7 @@ class Table:
                 raise TableError("not_now", "There is nothing to continue")
             self.data.awaiting_continue = False
 
-        await self._change(version, go_on)
+        await self.change(version, go_on)
 
     async def play(self, seat: int, card: int, version: int | None) -> None:
         def play_card() -> None:
@@ -365,7 +361,7 @@ class Table:
                 raise TableError("not_your_turn", human(str(not_your_turn())))
             self.match.play(card, seat)
 
-        await self._change(version, play_card)
+        await self.change(version, play_card)
 
     async def choose_moon(self, seat: int, style: str, version: int | None) -> None:
         def choose() -> None:
@@ -373,7 +369,7 @@ class Table:
                 raise TableError("not_now", "There is no moon to score now")
             self.match.choose_moon(seat, "subtract" if style == "subtract" else "add")
 
-        await self._change(version, choose)
+        await self.change(version, choose)
 
     async def undo(self, seat: int, version: int | None) -> None:
         def undo_decision() -> None:
@@ -381,7 +377,7 @@ class Table:
             self.match.undo(seat)
             self._rewound()
 
-        await self._change(version, undo_decision)
+        await self.change(version, undo_decision)
 
     async def restart_hand(self, seat: int, version: int | None) -> None:
         def restart() -> None:
@@ -389,7 +385,7 @@ class Table:
             self.match.restart_hand()
             self._rewound()
 
-        await self._change(version, restart)
+        await self.change(version, restart)
 
     async def claim(self, seat: int, version: int | None) -> None:
         def finish() -> None:
@@ -402,7 +398,7 @@ class Table:
                 )
             play_out(self.match)
 
-        await self._change(version, finish)
+        await self.change(version, finish)
 
     async def pause(self, seat: int, version: int | None) -> None:
         def pause() -> None:
@@ -410,14 +406,14 @@ class Table:
             self.data.paused = True
             self._stop_clock()
 
-        await self._change(version, pause, while_paused=True, when_same=lambda: self.data.paused)
+        await self.change(version, pause, while_paused=True, when_same=lambda: self.data.paused)
 
     async def resume(self, seat: int, version: int | None) -> None:
         def resume() -> None:
             self.data.paused = False
             self._start_clock()
 
-        await self._change(
+        await self.change(
             version, resume, while_paused=True, when_same=lambda: not self.data.paused
         )
 
@@ -427,7 +423,7 @@ class Table:
                 raise TableError("bad_message", "The pace is relaxed or quick")
             self.data.pace = pace
 
-        await self._change(
+        await self.change(
             version,
             set_pace,
             while_paused=True,
@@ -436,7 +432,7 @@ class Table:
         )
 
     async def next_hand(self, seat: int, version: int | None) -> None:
-        await self._change(version, lambda: self.match.next_hand())
+        await self.change(version, lambda: self.match.next_hand())
 
     async def hint(self, seat: int, version: int | None) -> list[str]:
         async with self.lock:
@@ -456,7 +452,7 @@ class Table:
             self._check(None, while_paused=False, finished_too=False)
             self.autoplaying = True
             self.seats = self._seats()
-            self._schedule_bots()
+            self.turns.schedule()
 
     # --- the one way to change the table --------------------------------------
 
@@ -510,11 +506,11 @@ class Table:
             if row is None:
                 return
             self._catch_up(row)
-            self._schedule_bots(follower=True)
-            self._schedule_grace()
+            self.turns.schedule(follower=True)
+            self.turns.schedule_grace()
             self.broadcast()
 
-    async def _change(
+    async def change(
         self,
         version: int | None,
         mutate: Mutation,
@@ -561,8 +557,8 @@ class Table:
                     self.match, self.data = backup[0]
                     self.seats = self._seats()
                 raise
-            self._schedule_bots()  # first: the state tells when the next hand comes
-            self._schedule_grace()
+            self.turns.schedule()  # first: the state tells when the next hand comes
+            self.turns.schedule_grace()
             self.broadcast()
         if backup:
             try:
@@ -590,7 +586,7 @@ class Table:
             data.running_since = None
             self._start_clock()
         data.pass_selections = [match.pass_selection(seat).texts() for seat in SEATS]
-        data.record = write_record(match)
+        data.record = self.records.write(match)
         if bump:
             data.version += 1
         data.updated_at = now()
@@ -612,172 +608,8 @@ class Table:
         for listener, role in self.watchers.items():
             listener(self.state_message(None, role))
 
-    # --- the bots and the timers ----------------------------------------------
-
-    def _bots_due(self) -> tuple[list[int], float] | None:
-        """The bot seats that owe a decision now, and how long to wait before acting.
-
-        An empty list of seats means "press on": Continue or the next hand.
-        """
-        data, match = self.data, self.match
-        if data.status != "active" or data.paused:
-            return None
-        if match.phase is Phase.HAND_OVER and self.shared:
-            return [], next_hand_delay(data.pace, self.env.pace_scale)
-        if self.autoplaying and (data.awaiting_continue or match.phase is Phase.HAND_OVER):
-            return [], bot_delay(data.pace, False, self.env.pace_scale)
-        if data.awaiting_continue:
-            return None
-        if match.phase is Phase.PASSING:
-            # Bots pass at once: their passes are hidden anyway.
-            seats = [s for s in match.waiting_for() if self.seats[s].is_bot]
-            return (seats, 0.0) if seats else None
-        turn = match.turn
-        if turn is None or not self.seats[turn].is_bot:
-            return None
-        state = match.play_state
-        after_trick = state is not None and state.trick_count == 0 and state.tricks_played > 0
-        return [turn], bot_delay(data.pace, after_trick, self.env.pace_scale)
-
-    def _schedule_bots(self, *, follower: bool = False) -> None:
-        """Let the bots (or the next-hand timer) act after their delay.
-
-        A ``follower`` (a process that only saw another process's change)
-        waits longer: it acts only if the process that made the change did
-        not (it stopped, say). Both acting is harmless: the second finds the
-        version moved and drops its decision.
-        """
-        task = self._bot_task
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        self._bot_task = None
-        self.next_hand_at = None
-        due = self._bots_due()
-        if due is None:
-            return
-        seats, delay = due
-        loop = asyncio.get_running_loop()
-        if not seats and self.shared:
-            self.next_hand_at = loop.time() + delay
-        if follower:
-            delay += 3.0
-        views = [(seat, self.bot_level(seat), self.match.view(seat)) for seat in seats]
-        self._bot_task = asyncio.create_task(self._run_bots(self.data.version, views, delay))
-
-    async def _run_bots(
-        self, version: int, views: list[tuple[int, str, SeatView]], delay: float
-    ) -> None:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        jobs = [self.env.pool.decide(level, view, self._seed(seat)) for seat, level, view in views]
-        try:
-            decisions = await asyncio.gather(*jobs)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("a bot failed to decide at table %s", self.data.id)
-            return
-        wait = delay - (loop.time() - started)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        seats = [seat for seat, _, _ in views]
-        # A TableError: the table moved on meanwhile (undo, pause); the decision is dropped.
-        with contextlib.suppress(TableError):
-            if seats:
-                await self._change(
-                    version,
-                    lambda: self._apply(version, zip(seats, decisions, strict=True)),
-                    finished_too=False,
-                )
-            else:
-                await self._change(version, lambda: self._press_on(version))
-
-    def _check_version(self, version: int) -> None:
-        """A bot's decision holds only for the version it was made for (also at shared tables)."""
-        if self.data.version != version:
-            raise TableError("stale", "The table moved on")
-
-    def _apply(self, version: int, decisions: Iterable[tuple[int, Decision]]) -> None:
-        self._check_version(version)
-        for seat, decision in decisions:
-            if not self.seats[seat].is_bot:
-                raise TableError("stale", "The person is back")
-            if decision.kind == "pass":
-                self.match.confirm_pass(seat, decision.cards)
-            elif decision.kind == "play":
-                self.match.play(decision.cards[0], seat)
-            elif decision.moon is not None:
-                self.match.choose_moon(seat, decision.moon)
-
-    def _press_on(self, version: int) -> None:
-        """Continue after the pass (autoplay), or the next hand (autoplay, shared tables)."""
-        self._check_version(version)
-        if self.data.awaiting_continue:
-            self.data.awaiting_continue = False
-        elif self.match.phase is Phase.HAND_OVER:
-            self.match.next_hand()
-
-    def _schedule_grace(self) -> None:
-        """Wake up when a disconnected person's grace period ends, to let a bot take over."""
-        if self._grace_task is not None and self._grace_task is not asyncio.current_task():
-            self._grace_task.cancel()
-        self._grace_task = None
-        deadlines = [
-            moment + timedelta(seconds=self.env.grace_seconds)
-            for place in self.places()
-            if not place.bot and not place.left and (moment := place.away_at()) is not None
-        ]
-        if not deadlines or self.data.status not in ("active", "seating"):
-            return
-        wait = max(0.0, (min(deadlines) - now()).total_seconds())
-        self._grace_task = asyncio.create_task(self._grace_over(wait))
-
-    async def _grace_over(self, wait: float) -> None:
-        await asyncio.sleep(wait)
-        with contextlib.suppress(TableError, LookupError):
-            await self._change(None, self._take_over, presence=True)
-
-    def _take_over(self) -> None:
-        """A bot plays for each person whose grace period is over (once the match is on)."""
-        if self.data.status != "active":
-            return
-        limit = now() - timedelta(seconds=self.env.grace_seconds)
-        for seat, place in enumerate(self.places()):
-            away = place.away_at()
-            if not place.bot and not place.left and away is not None and away <= limit:
-                self._set_place(seat, bot=True)
-
-    def away_ms(self, place: Place) -> int | None:
-        """Milliseconds until a bot takes over for a disconnected person."""
-        away = place.away_at()
-        if away is None or place.bot or place.left:
-            return None
-        deadline = away + timedelta(seconds=self.env.grace_seconds)
-        return max(0, int((deadline - now()).total_seconds() * 1000))
-
-    def next_hand_ms(self) -> int | None:
-        if self.next_hand_at is None:
-            return None
-        remaining = self.next_hand_at - asyncio.get_running_loop().time()
-        return max(0, int(remaining * 1000))
-
-    def bot_level(self, seat: int) -> str:
-        return self.seats[seat].bot_level or self.data.level
-
-    def _seed(self, seat: int) -> int:
-        """Each decision its own seed, the same after a restart."""
-        match = self.match
-        text = f"{self.data.seed}:{match.hand_number}:{len(match.current.plays)}:{seat}"
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
-
-    def bots_busy(self) -> bool:
-        return self._bot_task is not None and not self._bot_task.done()
-
     def close(self) -> None:
-        for task in (self._bot_task, self._grace_task):
-            if task is not None:
-                task.cancel()
-        self._bot_task = self._grace_task = None
+        self.turns.close()
 
 
 def _new_data(match: Match, token: str, level: str, pace: str, version: int) -> MatchData:
