@@ -45,13 +45,13 @@ async def serve(
             if event["type"] == "websocket.disconnect":
                 break
             text = event.get("text")
+            if not rate.take():  # dropped unread (a text frame's seq is still echoed)
+                seq = _seq_of(text) if isinstance(text, str) else None
+                conn.error("too_fast", "Too many messages at once: slow down a little", seq)
+                continue
             if text is None:
                 data = event.get("bytes") or b""
                 text = data.decode("utf-8", errors="replace")
-            if not rate.take():
-                message = "Too many messages at once: slow down a little"
-                conn.error("too_fast", message, _seq_of(text))
-                continue
             await handle(conn, text)
     except WebSocketDisconnect:
         pass
