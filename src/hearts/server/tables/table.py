@@ -1,10 +1,11 @@
-"""A table: the match, its seats, its row, and the loop that lets bots act.
+"""A table: the match, its seats and its row.
 
-Every intent goes the same way: take the row's lock, catch up with the row
-(another server process may have moved the table on), check the intent,
-apply it through :mod:`hearts.match`, write the row and commit; then send
-each seat its own view and schedule the bots.  A refused intent changes
-nothing: the match and the row are restored.
+Every intent goes the same way (:meth:`Table.change`): take the row's lock,
+catch up with the row (another server process may have moved the table on),
+check the intent, apply it through :mod:`hearts.match`, write the row and
+commit; then send each seat its own view and let :mod:`.turns` schedule the
+bots and timers.  A refused intent changes nothing: the match and the row
+are restored.
 
 A solo table is one person (South) against three bots.  A shared table
 (``kind == "shared"``) has a seating phase, up to four people, spectators,
