@@ -455,6 +455,38 @@ def test_pause_blocks_play(page: Page) -> None:
     )
 
 
+def test_review_rules_and_four_colours(page: Page) -> None:
+    game_started(page)
+    expect(page.locator("#btn-last-trick")).to_be_disabled()
+    page.click("#btn-review")  # before any trick: said so, and the game pauses
+    expect(page.locator("#dlg-review")).to_be_visible()
+    expect(page.locator("#review-title")).to_have_text("Tricks this hand")
+    expect(page.locator("#review-empty")).to_be_visible()
+    expect(page.locator("#btn-review-close")).to_be_focused()
+    expect(page.locator("body")).to_have_class(_has("paused"))
+    page.click("#btn-review-close")
+    expect(page.locator("body")).not_to_have_class(_has("paused"))
+
+    play_some(page, 1)  # a whole trick has been played
+    page.click("#btn-last-trick")
+    expect(page.locator("#review-title")).to_have_text("Last trick")
+    expect(page.locator("#review-empty")).to_be_hidden()
+    expect(page.locator("#review-list > li")).to_have_count(1)
+    page.click("#btn-review-close")
+
+    page.click("#btn-rules")
+    expect(page.locator("#dlg-rules")).to_be_visible()
+    expect(page.locator("#rules-frame")).to_have_attribute("src", "/help/rules")
+    page.click("#btn-rules-close")
+    expect(page.locator("#dlg-rules")).to_be_hidden()
+
+    page.check("#opt-four-colour")  # kept by the browser across a reload
+    expect(page.locator("html")).to_have_class(_has("four-colour"))
+    page.reload()
+    expect(page.locator("#opt-four-colour")).to_be_checked()
+    expect(page.locator("html")).to_have_class(_has("four-colour"))
+
+
 def test_reload_resumes_the_same_position(page: Page) -> None:
     game_started(page)
     play_some(page, 2)

@@ -1,20 +1,19 @@
 // The game page: connects to the table, draws each `state`, turns clicks
 // and keys into intents (docs/protocol.md), and announces what happens.
 
-import { cardName, normCard, sortCards } from "./cards.js";
+import { normCard, sortCards } from "./cards.js";
 import {
   announcements, completedTricks, hasMatch, isActive, isMyTurn, isOver, listCards, players, promptText,
 } from "./model.js";
-import { renderHand, renderReview, renderSeat, renderSummary, renderTrick } from "./render.js";
+import { choosePassCard, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
+import { renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { showAccount, signOut } from "./session.js";
 import { TableSocket } from "./socket.js";
 import { announcer, capitalise, formatTime, messenger, moveHandFocus } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["easy", "normal", "expert"];
-const FOUR_COLOUR_KEY = "hearts.fourColour";
 const LEVEL_KEY = "hearts.level";
-const PASS_WORDS = { left: "pass left", right: "pass right", across: "pass across", hold: "no pass" };
 
 let table = null;          // the last `table` from the server
 let version = null;        // its `state.version`
@@ -256,11 +255,6 @@ function setLevelButtons() {
   }
 }
 
-function setPaceButtons(pace) {
-  $("pace-relaxed").setAttribute("aria-pressed", String(pace !== "quick"));
-  $("pace-quick").setAttribute("aria-pressed", String(pace === "quick"));
-}
-
 // ---- messages and the live region ---------------------------------------------
 
 const showMessage = messenger("message");
@@ -317,19 +311,7 @@ function confirmDialog({ title, text, ok = "OK", cancel = "Cancel" }) {
 }
 
 function openReview(onlyLast) {
-  if (!hasMatch(table)) return;
-  const count = renderReview($("review-list"), table, onlyLast);
-  $("review-title").textContent = onlyLast ? "Last trick" : "Tricks this hand";
-  $("review-empty").hidden = count > 0;
-  openModal($("dlg-review"));
-  $("btn-review-close").focus();
-}
-
-function openRules() {
-  const frame = $("rules-frame");
-  if (!frame.getAttribute("src")) frame.setAttribute("src", "/help/rules");
-  openModal($("dlg-rules"));
-  $("btn-rules-close").focus();
+  if (hasMatch(table)) showReview(table, onlyLast, openModal);
 }
 
 // ---- player actions -----------------------------------------------------------
@@ -341,21 +323,12 @@ function onCard(card) {
   ui.focusCard = card;
   const passing = t.phase === "passing" && Number.isInteger(t.pass_to);
   if (passing) {
-    if (Array.isArray(t.passed) && t.passed.length) {
-      showMessage("You have already passed. Waiting for the others.", "error");
-      return;
+    const chosen = choosePassCard(t, ui.selection, card, showMessage, announce);
+    if (chosen) {
+      ui.selection = chosen;
+      send("select_pass", { cards: sortCards([...chosen]) });
+      render();
     }
-    const sel = new Set(ui.selection);
-    if (sel.has(card)) sel.delete(card);
-    else if (sel.size >= 3) {
-      showMessage("You have chosen three cards. Select one of them again to change your choice.", "error");
-      announce("Three cards are already chosen.");
-      return;
-    } else sel.add(card);
-    ui.selection = sel;
-    send("select_pass", { cards: sortCards([...sel]) });
-    announce(`${cardName(card)} ${sel.has(card) ? "selected" : "deselected"}, ${sel.size} of 3.`);
-    render();
     return;
   }
   if (t.awaiting_continue) {
@@ -425,11 +398,6 @@ function startMatch() {
   send("new_match", { level: ui.level, abandon: false });
 }
 
-function applyFourColour(on) {
-  document.documentElement.classList.toggle("four-colour", on);
-  $("opt-four-colour").checked = on;
-}
-
 // ---- wiring -------------------------------------------------------------------
 
 function wire() {
@@ -471,7 +439,7 @@ function wire() {
   $("btn-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
   $("btn-end-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
   $("btn-export").addEventListener("click", exportRecord);
-  $("btn-rules").addEventListener("click", openRules);
+  $("btn-rules").addEventListener("click", () => showRules(openModal));
 
   $("btn-review-close").addEventListener("click", () => closeModal($("dlg-review")));
   $("btn-rules-close").addEventListener("click", () => closeModal($("dlg-rules")));
@@ -488,14 +456,7 @@ function wire() {
     });
   }
 
-  let four = false;
-  try { four = localStorage.getItem(FOUR_COLOUR_KEY) === "1"; } catch { /* ignore */ }
-  applyFourColour(four);
-  $("opt-four-colour").addEventListener("change", (event) => {
-    const on = event.target.checked;
-    applyFourColour(on);
-    try { localStorage.setItem(FOUR_COLOUR_KEY, on ? "1" : "0"); } catch { /* ignore */ }
-  });
+  wireFourColour();
   try {
     const saved = localStorage.getItem(LEVEL_KEY);
     if (LEVELS.includes(saved)) ui.level = saved;

@@ -2,12 +2,13 @@
 // drawn with the solo game's renderers. The server rotates the table so the
 // viewer sits at seat 0 (South); someone who only watches sees it unrotated.
 
-import { cardName, normCard, sortCards } from "./cards.js";
+import { normCard, sortCards } from "./cards.js";
 import { hasHouseRules, levelName, rulesSummary } from "./house-rules.js";
 import {
   announcements, completedTricks, isMyTurn, isOver, isViewer, listCards, players, promptText, watching, whoIs,
 } from "./model.js";
-import { h, renderHand, renderReview, renderSeat, renderSummary, renderTrick } from "./render.js";
+import { choosePassCard, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
+import { h, renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
 import { showAccount } from "./session.js";
 import { TableSocket } from "./socket.js";
@@ -16,8 +17,6 @@ import {
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-const FOUR_COLOUR_KEY = "hearts.fourColour";
-const PASS_WORDS = { left: "pass left", right: "pass right", across: "pass across", hold: "no pass" };
 // Intents that must not be applied twice or to a table that moved on.
 const VERSIONED = new Set(["play", "claim", "next_hand"]);
 
@@ -421,19 +420,7 @@ function updateCountdowns() {
 // ---- dialogs --------------------------------------------------------------------
 
 function openReview(onlyLast) {
-  if (!table || seating(table)) return;
-  const count = renderReview($("review-list"), table, onlyLast);
-  $("review-title").textContent = onlyLast ? "Last trick" : "Tricks this hand";
-  $("review-empty").hidden = count > 0;
-  openDialog($("dlg-review"));
-  $("btn-review-close").focus();
-}
-
-function openRules() {
-  const frame = $("rules-frame");
-  if (!frame.getAttribute("src")) frame.setAttribute("src", "/help/rules");
-  openDialog($("dlg-rules"));
-  $("btn-rules-close").focus();
+  if (table && !seating(table)) showReview(table, onlyLast, openDialog);
 }
 
 // ---- player actions -------------------------------------------------------------
@@ -444,21 +431,12 @@ function onCard(card) {
   showMessage("");
   ui.focusCard = card;
   if (t.phase === "passing" && Number.isInteger(t.pass_to)) {
-    if (Array.isArray(t.passed) && t.passed.length) {
-      showMessage("You have already passed. Waiting for the others.", "error");
-      return;
+    const chosen = choosePassCard(t, ui.selection, card, showMessage, announce);
+    if (chosen) {
+      ui.selection = chosen;
+      send("select_pass", { cards: sortCards([...chosen]) });
+      render();
     }
-    const sel = new Set(ui.selection);
-    if (sel.has(card)) sel.delete(card);
-    else if (sel.size >= 3) {
-      showMessage("You have chosen three cards. Select one of them again to change your choice.", "error");
-      announce("Three cards are already chosen.");
-      return;
-    } else sel.add(card);
-    ui.selection = sel;
-    send("select_pass", { cards: sortCards([...sel]) });
-    announce(`${cardName(card)} ${sel.has(card) ? "selected" : "deselected"}, ${sel.size} of 3.`);
-    render();
     return;
   }
   if (t.phase === "playing" && !isMyTurn(t)) {
@@ -470,11 +448,6 @@ function onCard(card) {
   // Let the server judge: its reason ("You must follow clubs") is shown.
   const seq = send("play", { card });
   ui.pendingPlay = seq === null ? null : { seq, card, retried: false };
-}
-
-function setPaceButtons(pace) {
-  $("pace-relaxed").setAttribute("aria-pressed", String(pace !== "quick"));
-  $("pace-quick").setAttribute("aria-pressed", String(pace === "quick"));
 }
 
 async function copyInvite() {
@@ -491,11 +464,6 @@ async function copyInvite() {
     input.select();
     status.textContent = "The link is selected: press Ctrl+C (or ⌘C) to copy it.";
   }
-}
-
-function applyFourColour(on) {
-  document.documentElement.classList.toggle("four-colour", on);
-  $("opt-four-colour").checked = on;
 }
 
 // ---- wiring ---------------------------------------------------------------------
@@ -526,7 +494,7 @@ function wire() {
     $(`pace-${pace}`).addEventListener("click", () => { setPaceButtons(pace); send("set_pace", { pace }); });
   }
   $("btn-next-hand").addEventListener("click", () => send("next_hand"));
-  $("btn-rules").addEventListener("click", openRules);
+  $("btn-rules").addEventListener("click", () => showRules(openDialog));
 
   $("btn-leave").addEventListener("click", () => {
     openDialog($("dlg-leave"));
@@ -553,14 +521,7 @@ function wire() {
   $("btn-review-close").addEventListener("click", () => closeDialog($("dlg-review")));
   $("btn-rules-close").addEventListener("click", () => closeDialog($("dlg-rules")));
 
-  let four = false;
-  try { four = localStorage.getItem(FOUR_COLOUR_KEY) === "1"; } catch { /* private mode */ }
-  applyFourColour(four);
-  $("opt-four-colour").addEventListener("change", (event) => {
-    const on = event.target.checked;
-    applyFourColour(on);
-    try { localStorage.setItem(FOUR_COLOUR_KEY, on ? "1" : "0"); } catch { /* private mode */ }
-  });
+  wireFourColour();
   setInterval(updateCountdowns, 250);
 }
 

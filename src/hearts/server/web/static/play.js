@@ -1,0 +1,69 @@
+// What both game pages (the solo game, app.js, and a shared table, table.js)
+// do the same way: choosing the three cards to pass, the pace buttons, the
+// four-colour option, and the trick review and rules dialogs.
+
+import { cardName } from "./cards.js";
+import { renderReview } from "./render.js";
+
+const byId = (id) => document.getElementById(id);
+const FOUR_COLOUR_KEY = "hearts.fourColour";
+
+export const PASS_WORDS = { left: "pass left", right: "pass right", across: "pass across", hold: "no pass" };
+
+/**
+ * The pass being chosen with ``card`` added or taken out, or null when that is
+ * refused (the pass is already made, or three cards are chosen): the reason is
+ * shown, and announced for screen readers.
+ */
+export function choosePassCard(t, selection, card, showMessage, announce) {
+  if (Array.isArray(t.passed) && t.passed.length) {
+    showMessage("You have already passed. Waiting for the others.", "error");
+    return null;
+  }
+  const chosen = new Set(selection);
+  if (chosen.has(card)) chosen.delete(card);
+  else if (chosen.size >= 3) {
+    showMessage("You have chosen three cards. Select one of them again to change your choice.", "error");
+    announce("Three cards are already chosen.");
+    return null;
+  } else chosen.add(card);
+  announce(`${cardName(card)} ${chosen.has(card) ? "selected" : "deselected"}, ${chosen.size} of 3.`);
+  return chosen;
+}
+
+export function setPaceButtons(pace) {
+  byId("pace-relaxed").setAttribute("aria-pressed", String(pace !== "quick"));
+  byId("pace-quick").setAttribute("aria-pressed", String(pace === "quick"));
+}
+
+/** The four-colour deck option: as this browser last chose it, and kept when changed. */
+export function wireFourColour() {
+  const apply = (on) => {
+    document.documentElement.classList.toggle("four-colour", on);
+    byId("opt-four-colour").checked = on;
+  };
+  let on = false;
+  try { on = localStorage.getItem(FOUR_COLOUR_KEY) === "1"; } catch { /* private mode */ }
+  apply(on);
+  byId("opt-four-colour").addEventListener("change", (event) => {
+    apply(event.target.checked);
+    try { localStorage.setItem(FOUR_COLOUR_KEY, event.target.checked ? "1" : "0"); } catch { /* private mode */ }
+  });
+}
+
+/** This hand's tricks (or only the last one) in the review dialog, opened with ``open``. */
+export function showReview(t, onlyLast, open) {
+  const count = renderReview(byId("review-list"), t, onlyLast);
+  byId("review-title").textContent = onlyLast ? "Last trick" : "Tricks this hand";
+  byId("review-empty").hidden = count > 0;
+  open(byId("dlg-review"));
+  byId("btn-review-close").focus();
+}
+
+/** The rules in their dialog (the help page is loaded the first time). */
+export function showRules(open) {
+  const frame = byId("rules-frame");
+  if (!frame.getAttribute("src")) frame.setAttribute("src", "/help/rules");
+  open(byId("dlg-rules"));
+  byId("btn-rules-close").focus();
+}
