@@ -69,7 +69,7 @@ CODES: Final = {
     "hello_first", "bad_json", "bad_message", "unknown_type", "too_large", "stale",
     "illegal", "not_your_turn", "not_now", "paused", "finished", "confirm_abandon",
     "no_match", "no_table", "seat_taken", "already_seated", "not_creator", "not_seated",
-    "not_allowed", "too_fast",
+    "not_allowed", "too_fast", "confirm_unranked", "busy",
 }  # fmt: skip
 SYNC: Final = "__fuzz_sync__"
 """An unknown type: its error (with its own ``seq``) ends the answers to one message."""
@@ -608,7 +608,7 @@ def still_works(player: Player) -> None:
 def test_the_size_limit_is_64_kb(player: Player) -> None:
     player.pass_and_continue(player.start())
     player.my_turn()
-    head = '{"type": "hint", "seq": 5, "pad": "'
+    head = '{"type": "hint", "seq": 5, "accept_unranked": true, "pad": "'
     exactly = head + "x" * (LIMIT - len(head) - 2) + '"}'
     assert len(exactly) == LIMIT
     player.socket.send_text(exactly)  # 64 KB is allowed: a hint comes back

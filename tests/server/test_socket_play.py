@@ -149,13 +149,21 @@ def test_restart_hand_replays_the_same_deal(player: Player) -> None:
 
 def test_hint_suggests_a_pass_and_a_play(player: Player) -> None:
     table = player.start()
-    player.send("hint", seq=1)
+    assert table["ranked"] is True
+    version = player.version
+    player.send("hint", seq=1)  # in a ranked match the first hint must be accepted
+    refused = player.receive()
+    assert refused["type"] == "error" and refused["code"] == "confirm_unranked"
+    assert refused["seq"] == 1 and player.version == version
+    player.send("hint", seq=2, accept_unranked=True)
+    table = player.state()  # the match is unranked first, then the hint comes
+    assert table["ranked"] is False and table["used_hint"] and not table["used_undo"]
     hint = player.receive()
-    assert hint["type"] == "hint" and hint["seq"] == 1
+    assert hint["type"] == "hint" and hint["seq"] == 2
     assert len(hint["cards"]) == 3 and set(hint["cards"]) <= set(table["hand"])
     player.pass_and_continue(table)
     table = player.my_turn()
-    player.send("hint")
+    player.send("hint")  # unranked already: no confirmation needed
     hint = player.receive()
     assert hint["type"] == "hint" and len(hint["cards"]) == 1
     assert hint["cards"][0] in table["legal"]

@@ -1,4 +1,4 @@
-"""The bot pool survives a worker process that dies."""
+"""The bot pool survives a worker process that dies; hints are bounded per player."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from hearts.match import Match
-from hearts.server.workers import QUICK_LEVELS, BotPool, decide, hint
+from hearts.server.workers import QUICK_LEVELS, BotPool, Hints, HintsBusy, decide, hint
 
 
 def test_a_killed_worker_process_is_replaced() -> None:
@@ -63,7 +66,64 @@ def test_quick_levels_decide_without_the_executor() -> None:
     pool.close()  # an executor that takes no job: the quick levels do not need it
     for level in QUICK_LEVELS:
         assert asyncio.run(pool.decide(level, view, seed=1)) == decide(level, view, 1)
-        assert asyncio.run(pool.hint(level, view)) == hint(level, view)
+
+
+class GatedPool(BotPool):
+    """A pool whose jobs wait for the test to open the gate: hints in flight on demand."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=2, processes=False)
+        self.gate = asyncio.Event()
+        self.started = 0
+
+    async def run(self, job: Any, *args: Any) -> Any:
+        self.started += 1
+        await self.gate.wait()
+        return job(*args)
+
+
+def test_hints_one_in_flight_per_player_and_cached() -> None:
+    views = [Match(seed=seed).view(0) for seed in (3, 4, 5)]
+    pool = GatedPool()
+    hints = Hints(pool, max_waiting=2)
+
+    async def scenario() -> None:
+        first = asyncio.ensure_future(hints.hint("ann", "a", views[0]))
+        await asyncio.sleep(0)
+        # The same decision again (another tab) joins the hint in flight.
+        again = asyncio.ensure_future(hints.hint("ann", "a", views[0]))
+        # Another decision while one is in flight: refused, nothing queued.
+        with pytest.raises(HintsBusy):
+            await hints.hint("ann", "b", views[1])
+        # Another player may ask; past max_waiting in all, everyone is refused for now.
+        bo = asyncio.ensure_future(hints.hint("bo", "c", views[2]))
+        await asyncio.sleep(0)
+        with pytest.raises(HintsBusy):
+            await hints.hint("cy", "d", views[1])
+        await asyncio.sleep(0)
+        assert pool.started == 2
+        pool.gate.set()
+        assert await first == await again == hint(views[0])
+        assert await bo == hint(views[2])
+        # Answered from the cache: no work at all.
+        assert await hints.hint("cy", "a", views[0]) == hint(views[0])
+        assert pool.started == 2 and hints.computed == 2
+        # A hint whose asker went away still holds its player's place until it is done.
+        pool.gate.clear()
+        gone = asyncio.ensure_future(hints.hint("ann", "e", views[1]))
+        await asyncio.sleep(0)
+        gone.cancel()
+        with pytest.raises(HintsBusy):
+            await hints.hint("ann", "f", views[2])
+        pool.gate.set()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert await hints.hint("ann", "f", views[2]) == hint(views[2])
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.close()
 
 
 SERVER = """

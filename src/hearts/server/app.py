@@ -19,7 +19,7 @@ from hearts.server.settings import Settings
 from hearts.server.tables.bus import Bus, LocalBus, RedisBus
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.table import TableEnv
-from hearts.server.workers import BotPool
+from hearts.server.workers import BotPool, Hints
 from hearts.server.ws import connection
 
 log = logging.getLogger(__name__)
@@ -35,8 +35,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         upgrade(db.engine)
         db.start()
         pool = BotPool(settings.bot_workers, settings.bot_processes)
+        hints = Hints(BotPool(settings.hint_workers, settings.bot_processes), settings.hint_queue)
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
-        env = TableEnv(db, pool, settings.pace_scale, settings.grace_seconds, bus)
+        env = TableEnv(db, pool, hints, settings.pace_scale, settings.grace_seconds, bus)
         registry = TableRegistry(env)
         await bus.start(registry.on_change)
         app.state.registry = registry
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             registry.close()
             await bus.close()
             pool.close()
+            hints.close()
             await db.close()
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)

@@ -30,6 +30,10 @@ class Settings:
     """HEARTS_PORT"""
     bot_workers: int = field(default_factory=_default_workers)
     """HEARTS_BOT_WORKERS: how many bots may think at once."""
+    hint_workers: int = 1
+    """HEARTS_HINT_WORKERS: how many hints may be thought out at once (apart from the bots)."""
+    hint_queue: int = 8
+    """HEARTS_HINT_QUEUE: hints in flight at once, all players together (one per player)."""
     bot_processes: bool = True
     """HEARTS_BOT_PROCESSES: think in worker processes (true) or threads (false)."""
     pace_scale: float = 1.0
@@ -79,6 +83,10 @@ class Settings:
             values["port"] = int(env["HEARTS_PORT"])
         if "HEARTS_BOT_WORKERS" in env:
             values["bot_workers"] = max(1, int(env["HEARTS_BOT_WORKERS"]))
+        if "HEARTS_HINT_WORKERS" in env:
+            values["hint_workers"] = max(1, int(env["HEARTS_HINT_WORKERS"]))
+        if "HEARTS_HINT_QUEUE" in env:
+            values["hint_queue"] = max(1, int(env["HEARTS_HINT_QUEUE"]))
         if "HEARTS_BOT_PROCESSES" in env:
             values["bot_processes"] = _flag(env["HEARTS_BOT_PROCESSES"])
         if "HEARTS_PACE_SCALE" in env:

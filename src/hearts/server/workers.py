@@ -13,13 +13,14 @@ import os
 import random
 import signal
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
 from hearts.bots import Decision, make_bot
-from hearts.suggest import DEFAULT_SEED
+from hearts.suggest import DEFAULT_LEVEL, DEFAULT_SEED
 from hearts.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -54,9 +55,13 @@ def decide(level: str, view: SeatView, seed: int) -> Decision:
     return make_bot(level).decide(view, random.Random(seed))
 
 
-def hint(level: str, view: SeatView) -> Decision:
-    """The suggestion of :mod:`hearts.suggest`: the level's bot with the fixed hint seed."""
-    return make_bot(level).decide(view, random.Random(DEFAULT_SEED))
+HINT_LEVEL: Final = DEFAULT_LEVEL
+"""Hints are advice: always the Expert's, whatever level the computers play at."""
+
+
+def hint(view: SeatView) -> Decision:
+    """The suggestion of :mod:`hearts.suggest`: the Expert with the fixed hint seed."""
+    return make_bot(HINT_LEVEL).decide(view, random.Random(DEFAULT_SEED))
 
 
 class BotPool:
@@ -97,10 +102,9 @@ class BotPool:
             return decide(level, view, seed)
         return await self._run(decide, level, view, seed)
 
-    async def hint(self, level: str, view: SeatView) -> Decision:
-        if level in self._quick:
-            return hint(level, view)
-        return await self._run(hint, level, view)
+    async def run(self, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)`` in the executor (a pure function: run again if a worker died)."""
+        return await self._run(job, *args)
 
     async def _run(self, job: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -128,3 +132,61 @@ class BotPool:
         with self._lock:
             self._closed = True
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class HintsBusy(Exception):
+    """A hint refused for now: ``message`` says why, for the player."""
+
+
+class Hints:
+    """Where hints are thought out, so that no player can slow the computers down.
+
+    Hints have an executor of their own (the computers' moves never wait
+    behind them); each player has at most one hint in flight (asking again
+    for the same decision joins it, asking for another is refused); at most
+    ``max_waiting`` are in flight at all; and each answer is kept for its
+    decision point, so asking twice costs nothing.
+    """
+
+    def __init__(self, pool: BotPool, max_waiting: int, cache_size: int = 4096) -> None:
+        self._pool = pool
+        self._max_waiting = max_waiting
+        self._cache_size = cache_size
+        self._cache: OrderedDict[Hashable, Decision] = OrderedDict()
+        self._running: dict[str, tuple[Hashable, asyncio.Future[Decision]]] = {}
+        self.computed = 0
+        """How many hints were worked out (not answered from the cache): tests and logs."""
+
+    async def hint(self, player: str, key: Hashable, view: SeatView) -> Decision:
+        """The Expert's decision for ``view``; ``key`` names the decision point."""
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        running = self._running.get(player)
+        if running is not None:
+            running_key, future = running
+            if running_key != key:
+                raise HintsBusy("Still working out your last hint: a moment, please")
+        elif len(self._running) >= self._max_waiting:
+            raise HintsBusy("Hints are busy right now: ask again in a moment")
+        else:
+            future = asyncio.ensure_future(self._pool.run(hint, view))
+            self._running[player] = (key, future)
+            self.computed += 1
+            # Forgotten when the work is done, not when the asker goes away:
+            # closing the socket does not free a place for another hint.
+            future.add_done_callback(lambda done: self._finished(player, key, done))
+        return await asyncio.shield(future)
+
+    def _finished(self, player: str, key: Hashable, future: asyncio.Future[Decision]) -> None:
+        running = self._running.get(player)
+        if running is not None and running[1] is future:
+            del self._running[player]
+        if not future.cancelled() and future.exception() is None:
+            self._cache[key] = future.result()
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def close(self) -> None:
+        self._pool.close()

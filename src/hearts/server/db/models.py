@@ -81,6 +81,8 @@ class MatchRow(Base):
     elapsed_ms: Mapped[int] = mapped_column(BigInteger, default=0)
     running_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     used_undo: Mapped[bool] = mapped_column(Boolean, default=False)
+    used_hint: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A hint was asked for: the match is unranked."""
     ranked: Mapped[bool] = mapped_column(Boolean, default=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -144,3 +146,17 @@ class AuthFailure(Base):
     key: Mapped[str] = mapped_column(String(128), index=True)
     """``user:<username in lower case>`` or ``addr:<client address>``."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class AuthSession(Base):
+    """A signed-in session of an account, so that signing out ends it everywhere.
+
+    The session cookie carries the id; a cookie whose id is gone (signed out,
+    or the password changed since) no longer opens the account.
+    """
+
+    __tablename__ = "auth_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_token: Mapped[str] = mapped_column(ForeignKey("players.token"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

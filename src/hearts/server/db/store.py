@@ -59,6 +59,8 @@ class MatchData:
     name: str | None = None
     seats: list[dict[str, Any]] | None = None
     """Replaced as a whole, never changed in place (a copy of the data shares it)."""
+    used_hint: bool = False
+    """A hint was asked for (the match is then unranked, as after Undo)."""
 
 
 _FIELDS = [f.name for f in fields(MatchData)]

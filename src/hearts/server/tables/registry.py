@@ -7,7 +7,8 @@ server process changed a table (``on_change``, called by the bus).
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from sqlalchemy.exc import IntegrityError
 
@@ -19,32 +20,62 @@ from hearts.server.tables.seats import TableError
 from hearts.server.tables.table import Listener, Table, TableEnv
 
 
+class KeyedLocks:
+    """A lock per key, kept only while someone holds or waits for it.
+
+    Keys come from clients (a player's token, a table code typed into a link):
+    nothing stays behind for a key once its work is done.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 class TableRegistry:
     """Each player's current table, loaded from the database on first use."""
 
     def __init__(self, env: TableEnv) -> None:
         self.env = env
         self._by_player: dict[str, Table] = {}
-        self._player_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._waiting: defaultdict[str, list[Listener]] = defaultdict(list)
+        self._player_locks = KeyedLocks()
+        self._waiting: dict[str, list[Listener]] = {}
         """Sockets of players without any match yet: they follow the first one."""
         self._shared: dict[str, Table] = {}
         """Shared tables by invite code."""
-        self._code_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._code_locks = KeyedLocks()
 
     async def table_for(self, token: str) -> Table | None:
         """The player's current match (active or finished), or None before the first."""
-        async with self._player_locks[token]:
+        async with self._player_locks.hold(token):
             return await self._load(token)
 
     async def follow(self, token: str, listener: Listener) -> bool:
         """Send ``listener`` the player's table from now on; False while there is none yet."""
-        async with self._player_locks[token]:
+        async with self._player_locks.hold(token):
             table = await self._load(token)
             if table is None:
-                self._waiting[token].append(listener)
+                self._waiting.setdefault(token, []).append(listener)
                 return False
-            await table.subscribe(0, listener)
+            await table.subscribe(listener, token)
             return True
 
     async def _load(self, token: str) -> Table | None:
@@ -64,16 +95,16 @@ class TableRegistry:
         """Start a match for ``token``; the one it replaces is abandoned (a loss) or dropped."""
         if level not in PLAYER_LEVELS:
             raise TableError("bad_message", "The level is easy, normal or expert")
-        async with self._player_locks[token]:
+        async with self._player_locks.hold(token):
             old = await self._load(token)
             if old is None:
                 table = Table.new(token, level, PACES[0], 1, self.env)
                 await self.env.db.run(store.start_match, table.data, None, None)
                 self._by_player[token] = table
-                await table.subscribe(0, listener)
+                await table.subscribe(listener, token)
                 for each in self._waiting.pop(token, []):
                     if each is not listener:
-                        await table.subscribe(0, each)
+                        await table.subscribe(each, token)
                 return table
             async with old.lock:
                 if version is not None and version != old.version:
@@ -92,20 +123,19 @@ class TableRegistry:
                 old.close()
                 if counts:
                     old.data.status = "abandoned"
-                listeners = old.listeners
-                old.listeners = {seat: [] for seat in listeners}
+                followers = old.subscribers
+                old.subscribers = {}
             self._by_player[token] = table
-            await table.subscribe(0, listener)
+            await table.subscribe(listener, token)
             # Every other socket of the player follows to the new match.
-            for seat, seat_listeners in listeners.items():
-                for each in seat_listeners:
-                    if each is not listener:
-                        await table.subscribe(seat, each)
+            for each, subscriber in followers.items():
+                if each is not listener:
+                    await table.subscribe(each, subscriber.token)
             return table
 
     async def leave(self, token: str, listener: Listener) -> None:
         """A socket closed: stop listening, and forget an idle table."""
-        async with self._player_locks[token]:
+        async with self._player_locks.hold(token):
             waiting = self._waiting.get(token)
             if waiting is not None and listener in waiting:
                 waiting.remove(listener)
@@ -115,7 +145,9 @@ class TableRegistry:
             if table is None:
                 return
             await table.unsubscribe(listener)
-            if not table.has_listeners() and not table.turns.busy():
+            if not table.has_listeners():
+                # Nobody follows it: it stops here (the computers too) and leaves
+                # memory; the row has everything to pick up when the player is back.
                 table.close()
                 self._by_player.pop(token, None)
 
@@ -133,39 +165,42 @@ class TableRegistry:
                 await self.env.db.run(store.insert_match, table.data)
             except IntegrityError:
                 continue  # the code was taken: draw another
-            assert table.data.code is not None
-            self._shared[table.data.code] = table
-            return table
+            return table  # kept in memory only once someone follows it
         raise TableError("server_error", "No free table code was found; try again")
 
-    async def shared(self, code: str) -> Table | None:
-        async with self._code_locks[code]:
-            table = self._shared.get(code)
-            if table is None:
-                data = await self.env.db.run(store.find_code, code)
-                if data is None or data.kind != "shared":
-                    return None
-                table = Table.restore(data, self.env)
-                self._shared[code] = table
-            return table
+    async def exists(self, code: str) -> bool:
+        """Whether ``code`` is a shared table's (nothing is kept for a code that is not)."""
+        if code in self._shared:
+            return True
+        data = await self.env.db.run(store.find_code, code)
+        return data is not None and data.kind == "shared"
 
-    async def follow_shared(
-        self, code: str, token: str, watch: bool, listener: Listener
-    ) -> tuple[Table, int | None]:
-        """Send ``listener`` the shared table ``code``: as its seat's person, or as a watcher."""
-        table = await self.shared(code)
+    async def _shared_table(self, code: str) -> Table | None:
+        table = self._shared.get(code)
         if table is None:
-            raise TableError("no_table", "There is no table with that link")
-        seat = None if watch else table.seat_of(token)
-        role = "visitor" if table.data.status == "seating" and not watch else "spectator"
-        await table.subscribe(seat, listener, role)
-        return table, seat
+            data = await self.env.db.run(store.find_code, code)
+            if data is None or data.kind != "shared":
+                return None
+            table = Table.restore(data, self.env)
+            self._shared[code] = table
+        return table
+
+    async def follow_shared(self, code: str, token: str, watch: bool, listener: Listener) -> Table:
+        """Send ``listener`` the shared table ``code``: as its player's seat, or as a watcher."""
+        async with self._code_locks.hold(code):
+            table = await self._shared_table(code)
+            if table is None:
+                raise TableError("no_table", "There is no table with that link")
+            await table.subscribe(listener, token, watch=watch)
+            return table
 
     async def leave_shared(self, table: Table, listener: Listener) -> None:
         await table.unsubscribe(listener)
         code = table.data.code or ""
-        async with self._code_locks[code]:
-            if not table.has_listeners() and not table.turns.busy():
+        async with self._code_locks.hold(code):
+            if not table.has_listeners() and self._shared.get(code) is table:
+                # Nobody is at the table: it stops (no computer plays on) and leaves
+                # memory; it resumes from its row when someone comes back.
                 table.close()
                 self._shared.pop(code, None)
 

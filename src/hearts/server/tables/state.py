@@ -126,12 +126,14 @@ def _common(table: Table, view: SeatView | PublicView) -> dict[str, Any]:
             else None
         ),
         "used_undo": data.used_undo,
+        "used_hint": data.used_hint,
     }
 
 
 def _shared_fields(table: Table, seat: int | None, role: str) -> dict[str, Any]:
     data = table.data
     token = None if seat is None else table.places()[seat].token
+    here = table.connected_seats()
     return {
         "kind": "shared",
         "code": data.code,
@@ -154,7 +156,7 @@ def _shared_fields(table: Table, seat: int | None, role: str) -> dict[str, Any]:
                     if data.status != "seating"
                     else "empty"
                 ),
-                "connected": bool(table.listeners[number])
+                "connected": number in here
                 or (place.person and place.away_since is None and not place.left),
                 "away_ms": table.turns.away_ms(place),
                 "bot_playing": place.person and place.bot_plays,
@@ -162,7 +164,7 @@ def _shared_fields(table: Table, seat: int | None, role: str) -> dict[str, Any]:
             }
             for number, place in enumerate(table.places())
         ],
-        "spectators": sum(1 for role in table.watchers.values() if role == "spectator"),
+        "spectators": table.spectators(),
         "next_hand_ms": table.turns.next_hand_ms(),
     }
 
@@ -208,6 +210,7 @@ def _seating_json(table: Table, seat: int | None, role: str) -> dict[str, Any]:
         "ranked": False,
         "ranking_points": None,
         "used_undo": False,
+        "used_hint": False,
         "can_undo": False,
         "can_claim": False,
     }

@@ -49,12 +49,26 @@ from hearts.server.tables.seats import (
 )
 from hearts.server.tables.state import table_json
 from hearts.server.tables.turns import Turns
-from hearts.server.workers import BotPool
+from hearts.server.workers import BotPool, Hints, HintsBusy
+from hearts.view import SeatView
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[dict[str, Any]], None]
 """Takes a message for one socket without blocking (it queues it)."""
+
+
+@dataclass
+class Subscriber:
+    """One socket following a table: whose it is, and whether it asked only to watch.
+
+    It remembers no seat: what it is sent and what it may do are worked out
+    from the seats as they are at that moment (:meth:`Table.position`).
+    """
+
+    token: str
+    watch: bool = False
+
 
 Mutation = Callable[[], object]
 
@@ -63,6 +77,9 @@ Mutation = Callable[[], object]
 class TableEnv:
     db: Database
     pool: BotPool
+    """Where the computers think."""
+    hints: Hints
+    """Where hints are thought out: an executor of their own, bounded per player."""
     pace_scale: float
     grace_seconds: float = 60.0
     bus: Bus = field(default_factory=LocalBus)
@@ -90,10 +107,10 @@ class Table:
         self.match = match
         self.env = env
         self.lock = asyncio.Lock()
-        self.listeners: dict[int, list[Listener]] = {seat: [] for seat in SEATS}
-        """The sockets of the person at each seat."""
-        self.watchers: dict[Listener, str] = {}
-        """Sockets without a seat: ``spectator``, or ``visitor`` (may sit while seating)."""
+        self.subscribers: dict[Listener, Subscriber] = {}
+        """Every socket following this table, and whose it is."""
+        self._present: set[int] = set()
+        """The seats this process has told the bus it holds a connection for."""
         self.autoplaying = False
         """Test-only (HEARTS_TEST_AUTOPLAY): a bot plays the person's seat to the end."""
         self.seats: tuple[Seat, ...] = self._seats()
@@ -152,6 +169,39 @@ class Table:
                 return seat
         return None
 
+    def seat_for(self, token: str) -> int | None:
+        """The seat ``token`` holds now: South for a solo table's owner, else :meth:`seat_of`."""
+        if not self.shared:
+            return 0 if token == self.data.owner_token else None
+        return self.seat_of(token)
+
+    def position(self, subscriber: Subscriber) -> tuple[int | None, str]:
+        """The seat a socket sees (None: the public view) and its role, from the seats now."""
+        seat = None if subscriber.watch else self.seat_for(subscriber.token)
+        if seat is not None:
+            return seat, "player"
+        if self.data.status == "seating" and not subscriber.watch:
+            return None, "visitor"
+        return None, "spectator"
+
+    def connected_seats(self) -> set[int]:
+        """The seats whose person has a socket here now (watching sockets do not count)."""
+        seats = (self.position(subscriber)[0] for subscriber in self.subscribers.values())
+        return {seat for seat in seats if seat is not None}
+
+    def spectators(self) -> int:
+        roles = (self.position(subscriber)[1] for subscriber in self.subscribers.values())
+        return sum(1 for role in roles if role == "spectator")
+
+    def acting_seat(self, token: str) -> int:
+        """The seat an intent of ``token`` acts for: the one they hold at this moment."""
+        seat = self.seat_for(token)
+        if seat is None:
+            raise TableError(
+                "not_seated", "You have no seat at this table now: you are watching it"
+            )
+        return seat
+
     def people(self) -> int:
         """How many people sit at the table (those who left for good do not count)."""
         if not self.shared:
@@ -185,51 +235,57 @@ class Table:
 
     # --- sockets, presence and the clock --------------------------------------
 
-    async def subscribe(self, seat: int | None, listener: Listener, role: str = "player") -> None:
-        """Send ``listener`` this table from now on: a seat's view, or a spectator's."""
+    async def subscribe(self, listener: Listener, token: str, *, watch: bool = False) -> None:
+        """Send ``listener`` this table from now on: its player's seat's view, or a spectator's."""
         async with self.lock:
-            if seat is None:
-                self.watchers[listener] = role
-            else:
-                self.listeners[seat].append(listener)
+            self.subscribers[listener] = Subscriber(token, watch)
             if not self.shared and self._start_clock():
                 await self._save_clock()
-        if seat is not None and self.shared:
-            await self.env.bus.arrive(self.data.id, seat)
-            if self._is_away(seat):
-                await self.change(
-                    None, lambda: self.set_place(seat, away_since=None, bot=False), presence=True
-                )
+        await self.sync_presence()
         async with self.lock:
-            if self.shared and seat is None:
+            if self.shared and self.position(self.subscribers[listener])[0] is None:
                 self.broadcast()  # everyone sees the count of spectators change
-            else:
-                listener(self.state_message(seat, role))
+            elif listener in self.subscribers:
+                listener(self.state_for(self.subscribers[listener]))
             if not self.turns.busy():
                 self.turns.schedule()  # a table restored after a restart picks up here
             self.turns.schedule_grace()
 
     async def unsubscribe(self, listener: Listener) -> None:
-        left_seat: int | None = None
         async with self.lock:
-            if self.watchers.pop(listener, None) is not None and self.shared:
+            gone = self.subscribers.pop(listener, None)
+            if gone is not None and self.shared and self.position(gone)[0] is None:
                 self.broadcast()
-            for seat, listeners in self.listeners.items():
-                if listener in listeners:
-                    listeners.remove(listener)
-                    if not listeners:
-                        left_seat = seat
             if not self.has_listeners() and self._stop_clock():
                 await self._save_clock()
-        if left_seat is not None and self.shared:
-            still_here = await self.env.bus.depart(self.data.id, left_seat)
-            place = self.places()[left_seat]
+        await self.sync_presence()
+
+    async def sync_presence(self) -> None:
+        """Tell the bus which seats have a connection here, after sockets or seats changed.
+
+        A person whose last connection (in any process) closed is marked away;
+        one who comes back is marked here again, and takes the seat back from
+        the bot.
+        """
+        if not self.shared:
+            return
+        now_here = self.connected_seats()
+        arrived, departed = now_here - self._present, self._present - now_here
+        self._present = now_here
+        for seat in sorted(arrived):
+            await self.env.bus.arrive(self.data.id, seat)
+        for seat in sorted(departed):
+            still_here = await self.env.bus.depart(self.data.id, seat)
+            place = self.places()[seat]
             if not still_here and place.person and not place.left and place.away_since is None:
-                moment = now().isoformat()
-                with contextlib.suppress(TableError, LookupError):
-                    await self.change(
-                        None, lambda: self.set_place(left_seat, away_since=moment), presence=True
-                    )
+                await self._presence(seat, away_since=now().isoformat())
+        for seat in sorted(arrived):
+            if seat in self.connected_seats() and self._is_away(seat):
+                await self._presence(seat, away_since=None, bot=False)
+
+    async def _presence(self, seat: int, **changes: Any) -> None:
+        with contextlib.suppress(TableError, LookupError):
+            await self.change(None, lambda: self.set_place(seat, **changes), presence=True)
 
     def _is_away(self, seat: int) -> bool:
         place = self.places()[seat]
@@ -241,7 +297,7 @@ class Table:
         self.data.seats = [place.to_json() for place in places]
 
     def has_listeners(self) -> bool:
-        return any(self.listeners.values()) or bool(self.watchers)
+        return bool(self.subscribers)
 
     def elapsed_ms(self) -> int:
         running = self.data.running_since
@@ -269,7 +325,9 @@ class Table:
 
     # --- seating (shared tables) ----------------------------------------------
 
-    async def sit(self, token: str, name: str, seat: int) -> None:
+    async def sit(self, token: str, name: str, seat: int, listener: Listener) -> None:
+        """The person ``token`` sits at ``seat``; the socket that asked plays from now on."""
+
         def take_seat() -> None:
             self._check_seating()
             if self.seat_of(token) is not None:
@@ -277,6 +335,9 @@ class Table:
             if self.places()[seat].person:
                 raise TableError("seat_taken", "Someone sits there already: pick an empty seat")
             self.set_place(seat, token=token, name=name)
+            subscriber = self.subscribers.get(listener)
+            if subscriber is not None:
+                subscriber.watch = False
 
         await self.change(None, take_seat, allow_seating=True)
 
@@ -331,32 +392,30 @@ class Table:
                 self.data.finished_at = now()
 
         await self.change(None, go, finished_too=True)
-        async with self.lock:
-            for seat, listeners in self.listeners.items():
-                if self.places()[seat].left:
-                    for listener in listeners:
-                        self.watchers[listener] = "spectator"
-                    listeners.clear()
-            self.broadcast()
 
     # --- what a person may ask ------------------------------------------------
 
-    async def select_pass(self, seat: int, cards: list[int], version: int | None) -> None:
-        await self.change(version, lambda: self.match.select_pass(seat, cards), while_paused=True)
+    async def select_pass(self, token: str, cards: list[int], version: int | None) -> None:
+        def select() -> None:
+            self.match.select_pass(self.acting_seat(token), cards)
 
-    async def confirm_pass(self, seat: int, cards: list[int], version: int | None) -> None:
-        await self.change(version, lambda: self.match.confirm_pass(seat, cards))
+        await self.change(version, select, while_paused=True)
 
-    async def continue_play(self, seat: int, version: int | None) -> None:
+    async def confirm_pass(self, token: str, cards: list[int], version: int | None) -> None:
+        await self.change(version, lambda: self.match.confirm_pass(self.acting_seat(token), cards))
+
+    async def continue_play(self, token: str, version: int | None) -> None:
         def go_on() -> None:
+            self.acting_seat(token)
             if not self.data.awaiting_continue:
                 raise TableError("not_now", "There is nothing to continue")
             self.data.awaiting_continue = False
 
         await self.change(version, go_on)
 
-    async def play(self, seat: int, card: int, version: int | None) -> None:
+    async def play(self, token: str, card: int, version: int | None) -> None:
         def play_card() -> None:
+            seat = self.acting_seat(token)
             self._check_not_awaiting()
             if self.match.phase is Phase.PLAYING and self.match.turn != seat:
                 raise TableError("not_your_turn", human(str(not_your_turn())))
@@ -364,32 +423,36 @@ class Table:
 
         await self.change(version, play_card)
 
-    async def choose_moon(self, seat: int, style: str, version: int | None) -> None:
+    async def choose_moon(self, token: str, style: str, version: int | None) -> None:
         def choose() -> None:
+            seat = self.acting_seat(token)
             if self.match.phase is not Phase.MOON_CHOICE or self.match.turn != seat:
                 raise TableError("not_now", "There is no moon to score now")
             self.match.choose_moon(seat, "subtract" if style == "subtract" else "add")
 
         await self.change(version, choose)
 
-    async def undo(self, seat: int, version: int | None) -> None:
+    async def undo(self, token: str, version: int | None) -> None:
         def undo_decision() -> None:
+            seat = self.acting_seat(token)
             self._check_take_backs()
             self.match.undo(seat)
             self._rewound()
 
         await self.change(version, undo_decision)
 
-    async def restart_hand(self, seat: int, version: int | None) -> None:
+    async def restart_hand(self, token: str, version: int | None) -> None:
         def restart() -> None:
+            self.acting_seat(token)
             self._check_take_backs()
             self.match.restart_hand()
             self._rewound()
 
         await self.change(version, restart)
 
-    async def claim(self, seat: int, version: int | None) -> None:
+    async def claim(self, token: str, version: int | None) -> None:
         def finish() -> None:
+            seat = self.acting_seat(token)
             self._check_not_awaiting()
             if not can_claim(self.match, seat):
                 raise TableError(
@@ -401,16 +464,18 @@ class Table:
 
         await self.change(version, finish)
 
-    async def pause(self, seat: int, version: int | None) -> None:
+    async def pause(self, token: str, version: int | None) -> None:
         def pause() -> None:
+            self.acting_seat(token)
             self._check_take_backs()
             self.data.paused = True
             self._stop_clock()
 
         await self.change(version, pause, while_paused=True, when_same=lambda: self.data.paused)
 
-    async def resume(self, seat: int, version: int | None) -> None:
+    async def resume(self, token: str, version: int | None) -> None:
         def resume() -> None:
+            self.acting_seat(token)
             self.data.paused = False
             self._start_clock()
 
@@ -418,8 +483,9 @@ class Table:
             version, resume, while_paused=True, when_same=lambda: not self.data.paused
         )
 
-    async def set_pace(self, seat: int, pace: str, version: int | None) -> None:
+    async def set_pace(self, token: str, pace: str, version: int | None) -> None:
         def set_pace() -> None:
+            self.acting_seat(token)
             if pace not in PACES:
                 raise TableError("bad_message", "The pace is relaxed or quick")
             self.data.pace = pace
@@ -432,17 +498,49 @@ class Table:
             when_same=lambda: self.data.pace == pace,
         )
 
-    async def next_hand(self, seat: int, version: int | None) -> None:
-        await self.change(version, lambda: self.match.next_hand())
+    async def next_hand(self, token: str, version: int | None) -> None:
+        def deal_next() -> None:
+            self.acting_seat(token)
+            self.match.next_hand()
 
-    async def hint(self, seat: int, version: int | None) -> list[str]:
-        async with self.lock:
+        await self.change(version, deal_next)
+
+    async def hint(self, token: str, version: int | None, accept_unranked: bool) -> list[str]:
+        """The Expert's advice for the seat ``token`` holds now, whatever the computers' level.
+
+        Advice this good is real help: in a ranked match the first hint must be
+        accepted as making the match unranked (as Undo is), and does so.
+        """
+
+        def ask() -> SeatView:
+            seat = self.acting_seat(token)
             self._check(version, while_paused=True, finished_too=False)
             if self.data.awaiting_continue:
                 raise TableError("not_now", "There is nothing to suggest now: press Continue")
-            view = self.match.view(seat)
+            return self.match.view(seat)
+
+        async with self.lock:
+            ask()
+            needs_consent = self.data.ranked and not self.shared
+        if needs_consent:
+            if not accept_unranked:
+                raise TableError(
+                    "confirm_unranked", "A hint makes this match unranked: confirm to see one"
+                )
+
+            def hinted() -> None:
+                ask()
+                self.data.used_hint = True
+                self.data.ranked = False
+
+            await self.change(None, hinted, while_paused=True)
+        async with self.lock:
+            view = ask()
+            key = (self.data.id, view)
         try:
-            decision = await self.env.pool.hint(self.data.level, view)
+            decision = await self.env.hints.hint(token, key, view)
+        except HintsBusy as busy:
+            raise TableError("busy", str(busy)) from None
         except NothingToDecide:
             raise TableError("not_now", "There is nothing to suggest now") from None
         return decision.texts()
@@ -510,6 +608,7 @@ class Table:
             self.turns.schedule(follower=True)
             self.turns.schedule_grace()
             self.broadcast()
+        await self.sync_presence()  # seats may have changed hands in the other process
 
     async def change(
         self,
@@ -566,6 +665,8 @@ class Table:
                 await self.env.bus.changed(self.data.id)
             except Exception:  # the change is committed: other processes catch up later
                 log.exception("could not tell the other processes about table %s", self.data.id)
+            if not presence:
+                await self.sync_presence()  # seats may have changed hands
 
     def _settle(self, phase_before: Phase, status_before: str, *, bump: bool = True) -> bool:
         """What follows from a change: the continue step, the end of the match, the row.
@@ -600,14 +701,20 @@ class Table:
             "table": table_json(self, seat, role),
         }
 
+    def state_for(self, subscriber: Subscriber) -> dict[str, Any]:
+        """What one socket is sent: the view of the seat its player holds now, or the public one."""
+        seat, role = self.position(subscriber)
+        return self.state_message(seat, role)
+
     def broadcast(self) -> None:
-        for seat, listeners in self.listeners.items():
-            if listeners:
-                message = self.state_message(seat)
-                for listener in listeners:
-                    listener(message)
-        for listener, role in self.watchers.items():
-            listener(self.state_message(None, role))
+        """Send every socket its state, each worked out from the seats as they are now."""
+        made: dict[tuple[int | None, str], dict[str, Any]] = {}
+        for listener, subscriber in list(self.subscribers.items()):
+            position = self.position(subscriber)
+            message = made.get(position)
+            if message is None:
+                message = made[position] = self.state_message(*position)
+            listener(message)
 
     def close(self) -> None:
         self.turns.close()

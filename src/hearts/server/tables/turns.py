@@ -50,6 +50,8 @@ class Turns:
         data, match, scale = table.data, table.match, table.env.pace_scale
         if data.status != "active" or data.paused:
             return None
+        if table.shared and not table.has_listeners():
+            return None  # nobody is at the table: the computers do not play on alone
         if match.phase is Phase.HAND_OVER and table.shared:
             return [], next_hand_delay(data.pace, scale)
         if table.autoplaying and (data.awaiting_continue or match.phase is Phase.HAND_OVER):

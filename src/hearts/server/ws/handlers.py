@@ -19,7 +19,12 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Connection:
-    """One socket: who it speaks for (from the session, at the handshake), and how to reach it."""
+    """One socket: who it speaks for (from the session, at the handshake), and how to reach it.
+
+    It keeps no seat: every intent acts for the seat the table says its player
+    holds at that moment (:meth:`Table.acting_seat`), and every state it is sent
+    is worked out the same way.
+    """
 
     registry: TableRegistry
     send: Listener
@@ -30,8 +35,8 @@ class Connection:
     """Whether ``hello`` came: until then the socket follows no table."""
     shared: Table | None = None
     """The shared table this socket follows (None: the player's solo table)."""
-    seat: int | None = 0
-    """A solo player always sits South; at a shared table, None while only watching."""
+    watching: bool = False
+    """Whether the socket asked only to watch its shared table (intents are refused)."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def error(self, code: str, message: str, seq: int | None) -> None:
@@ -45,12 +50,12 @@ class Connection:
             raise TableError("no_match", "Start a match first")
         return table
 
-    async def seated(self) -> tuple[Table, int]:
-        """The table and this socket's seat, for an intent that needs one."""
+    async def seated(self) -> Table:
+        """The table, for an intent that needs a seat (the table checks which one, now)."""
         table = await self.table()
-        if self.seat is None:
+        if self.watching:
             raise TableError("not_seated", "Take a seat to play; you are watching this table")
-        return table, self.seat
+        return table
 
     async def close(self) -> None:
         """Stop following whatever table this socket follows."""
@@ -58,7 +63,7 @@ class Connection:
             await self.registry.leave_shared(self.shared, self.send)
         elif self.greeted:
             await self.registry.leave(self.token, self.send)
-        self.shared, self.seat = None, 0
+        self.shared, self.watching = None, False
 
 
 def cards_of(texts: list[str]) -> list[int]:
@@ -72,14 +77,13 @@ def cards_of(texts: list[str]) -> list[int]:
 
 
 async def hello(conn: Connection, msg: m.Hello) -> None:
-    if msg.table is not None and await conn.registry.shared(msg.table) is None:
+    if msg.table is not None and not await conn.registry.exists(msg.table):
         raise TableError("no_table", "There is no table with that link")  # nothing changes
     await conn.close()  # a second hello starts afresh
     conn.greeted = True
     if msg.table is not None:
-        conn.shared, conn.seat = await conn.registry.follow_shared(
-            msg.table, conn.token, msg.watch, conn.send
-        )
+        conn.shared = await conn.registry.follow_shared(msg.table, conn.token, msg.watch, conn.send)
+        conn.watching = msg.watch
     elif not await conn.registry.follow(conn.token, conn.send):
         conn.send({"type": "state", "version": 0, "table": None})
 
@@ -91,64 +95,64 @@ async def new_match(conn: Connection, msg: m.NewMatch) -> None:
 
 
 async def select_pass(conn: Connection, msg: m.SelectPass) -> None:
-    table, seat = await conn.seated()
-    await table.select_pass(seat, cards_of(msg.cards), msg.version)
+    table = await conn.seated()
+    await table.select_pass(conn.token, cards_of(msg.cards), msg.version)
 
 
 async def confirm_pass(conn: Connection, msg: m.ConfirmPass) -> None:
-    table, seat = await conn.seated()
-    await table.confirm_pass(seat, cards_of(msg.cards), msg.version)
+    table = await conn.seated()
+    await table.confirm_pass(conn.token, cards_of(msg.cards), msg.version)
 
 
 async def continue_play(conn: Connection, msg: m.Continue) -> None:
-    table, seat = await conn.seated()
-    await table.continue_play(seat, msg.version)
+    table = await conn.seated()
+    await table.continue_play(conn.token, msg.version)
 
 
 async def play(conn: Connection, msg: m.Play) -> None:
     card = cards_of([msg.card])[0]
-    table, seat = await conn.seated()
-    await table.play(seat, card, msg.version)
+    table = await conn.seated()
+    await table.play(conn.token, card, msg.version)
 
 
 async def choose_moon(conn: Connection, msg: m.ChooseMoon) -> None:
-    table, seat = await conn.seated()
-    await table.choose_moon(seat, msg.style, msg.version)
+    table = await conn.seated()
+    await table.choose_moon(conn.token, msg.style, msg.version)
 
 
 async def undo(conn: Connection, msg: m.Undo) -> None:
-    table, seat = await conn.seated()
-    await table.undo(seat, msg.version)
+    table = await conn.seated()
+    await table.undo(conn.token, msg.version)
 
 
 async def restart_hand(conn: Connection, msg: m.RestartHand) -> None:
-    table, seat = await conn.seated()
-    await table.restart_hand(seat, msg.version)
+    table = await conn.seated()
+    await table.restart_hand(conn.token, msg.version)
 
 
 async def claim(conn: Connection, msg: m.Claim) -> None:
-    table, seat = await conn.seated()
-    await table.claim(seat, msg.version)
+    table = await conn.seated()
+    await table.claim(conn.token, msg.version)
 
 
 async def pause(conn: Connection, msg: m.Pause) -> None:
-    table, seat = await conn.seated()
-    await table.pause(seat, msg.version)
+    table = await conn.seated()
+    await table.pause(conn.token, msg.version)
 
 
 async def resume(conn: Connection, msg: m.Resume) -> None:
-    table, seat = await conn.seated()
-    await table.resume(seat, msg.version)
+    table = await conn.seated()
+    await table.resume(conn.token, msg.version)
 
 
 async def set_pace(conn: Connection, msg: m.SetPace) -> None:
-    table, seat = await conn.seated()
-    await table.set_pace(seat, msg.pace, msg.version)
+    table = await conn.seated()
+    await table.set_pace(conn.token, msg.pace, msg.version)
 
 
 async def next_hand(conn: Connection, msg: m.NextHand) -> None:
-    table, seat = await conn.seated()
-    await table.next_hand(seat, msg.version)
+    table = await conn.seated()
+    await table.next_hand(conn.token, msg.version)
 
 
 def shared_table(conn: Connection) -> Table:
@@ -159,18 +163,12 @@ def shared_table(conn: Connection) -> Table:
 
 async def sit(conn: Connection, msg: m.Sit) -> None:
     table = shared_table(conn)
-    await table.sit(conn.token, conn.name, msg.seat)
-    await table.unsubscribe(conn.send)
-    conn.seat = msg.seat
-    await table.subscribe(msg.seat, conn.send)
+    await table.sit(conn.token, conn.name, msg.seat, conn.send)
+    conn.watching = False
 
 
 async def stand(conn: Connection, msg: m.Stand) -> None:
-    table = shared_table(conn)
-    await table.stand(conn.token)
-    await table.unsubscribe(conn.send)
-    conn.seat = None
-    await table.subscribe(None, conn.send, "visitor")
+    await shared_table(conn).stand(conn.token)
 
 
 async def start(conn: Connection, msg: m.Start) -> None:
@@ -179,15 +177,14 @@ async def start(conn: Connection, msg: m.Start) -> None:
 
 async def leave(conn: Connection, msg: m.Leave) -> None:
     await shared_table(conn).leave(conn.token)
-    conn.seat = None
 
 
 async def hint(conn: Connection, msg: m.Hint) -> None:
-    table, seat = await conn.seated()
+    table = await conn.seated()
 
     async def answer() -> None:
         try:
-            cards = await table.hint(seat, msg.version)
+            cards = await table.hint(conn.token, msg.version, msg.accept_unranked)
         except TableError as error:
             conn.error(error.code, error.message, msg.seq)
         except Exception:

@@ -66,6 +66,8 @@ class RestartHand(Intent):
 
 class Hint(Intent):
     type: Literal["hint"]
+    accept_unranked: bool = False
+    """In a ranked match the first hint must say it accepts that the match becomes unranked."""
 
 
 class Claim(Intent):
