@@ -99,16 +99,18 @@ def suggest(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     """Start the web game (the server's packages are imported only here)."""
     try:
-        import uvicorn
-
-        from hearts.server.app import create_app
+        from hearts.server.security import DataFolderError
+        from hearts.server.serving import serve as serve_game
     except ImportError as error:
         raise UserError(
             f"the server is not installed ({error.name} is missing): pip install 'hearts[server]'"
         ) from None
     settings = server_settings(args)
     print(f"Hearts at http://{settings.host}:{settings.port}/ (database {settings.db_url})")
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    try:
+        serve_game(settings)
+    except DataFolderError as error:
+        raise UserError(str(error)) from None
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from hearts.server.db.session import sqlite_path
 from hearts.server.settings import Settings
 
 SESSION_COOKIE: Final = "hearts_session"
@@ -26,6 +27,33 @@ SESSION_MAX_AGE: Final = 180 * 24 * 3600
 """Half a year; the page refreshes the cookie once a day while it is used."""
 CSRF_HEADER: Final = "X-CSRF-Token"
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class DataFolderError(RuntimeError):
+    """The data folder holds half of what it should: starting would lose data silently."""
+
+
+def check_data_folder(settings: Settings) -> None:
+    """Refuse to start when the session key and the SQLite database are not both there or
+    both missing (a deleted database, a volume that did not mount, a lost key)."""
+    database = sqlite_path(settings.db_url)
+    if settings.secret_key or database is None:
+        return  # the key is not a file here, or the database is not one
+    key = settings.data_dir / "secret.key"
+    if key.exists() and not database.exists():
+        raise DataFolderError(
+            f"The session key {key} exists but the database {database} does not: "
+            "the database was moved or deleted, or its volume is not mounted. "
+            f"Put the database back. To start afresh on purpose, delete {key} too "
+            "(every account and match will be new)."
+        )
+    if database.exists() and not key.exists():
+        raise DataFolderError(
+            f"The database {database} exists but its session key {key} does not. "
+            "Put the key back (it signs the players' session cookies), or set "
+            "HEARTS_SECRET_KEY to a long random text (everyone will be signed out; "
+            "accounts and matches stay)."
+        )
 
 
 def session_secret(settings: Settings) -> str:

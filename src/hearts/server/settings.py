@@ -56,6 +56,8 @@ class Settings:
     """HEARTS_SOCKET_RATE: messages a second one WebSocket may keep up."""
     socket_burst: float = SOCKET_BURST
     """HEARTS_SOCKET_BURST: messages one WebSocket may send at once before it is slowed down."""
+    head_timeout: float = 10.0
+    """HEARTS_HEAD_TIMEOUT: seconds a connection has to send a whole request head."""
     test_autoplay: bool = False
     """HEARTS_TEST_AUTOPLAY: adds POST /api/test/autoplay to finish a match quickly (tests)."""
 
@@ -111,6 +113,8 @@ class Settings:
             values["socket_rate"] = max(0.1, float(env["HEARTS_SOCKET_RATE"]))
         if "HEARTS_SOCKET_BURST" in env:
             values["socket_burst"] = max(1.0, float(env["HEARTS_SOCKET_BURST"]))
+        if "HEARTS_HEAD_TIMEOUT" in env:
+            values["head_timeout"] = max(0.1, float(env["HEARTS_HEAD_TIMEOUT"]))
         if "HEARTS_TEST_AUTOPLAY" in env:
             values["test_autoplay"] = _flag(env["HEARTS_TEST_AUTOPLAY"])
         return cls(**values)

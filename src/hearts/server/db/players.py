@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from hearts.server.db.models import AuthFailure, Player
+from hearts.server.db.models import AuthFailure, AuthSession, Player
 from hearts.server.db.store import aware, now
 
 Sessions = sessionmaker[Session]
@@ -54,6 +55,21 @@ def player_info(sessions: Sessions, token: str) -> PlayerInfo | None:
     with sessions() as session:
         row = session.get(Player, token)
         return None if row is None else _info(row)
+
+
+def check_sign_up(sessions: Sessions, token: str, username: str) -> None:
+    """Raise what :func:`sign_up` would (before anyone pays for a password hash)."""
+    with sessions() as session:
+        row = session.get(Player, token)
+        if row is None:
+            raise LookupError("no such player")
+        if row.username is not None:
+            raise AlreadySignedUp
+        taken = session.scalar(
+            select(func.count()).select_from(Player).where(Player.username_key == username.lower())
+        )
+        if taken:
+            raise NameTaken
 
 
 def sign_up(sessions: Sessions, token: str, username: str, password_hash: str) -> PlayerInfo:
@@ -124,15 +140,75 @@ def failures_since(
     return found
 
 
-def add_failure(sessions: Sessions, keys: list[str], forget_before: datetime) -> None:
-    """Note a failed sign-in under each key; forget failures older than ``forget_before``."""
+def reserve_failures(
+    sessions: Sessions, limits: dict[str, int], since: datetime
+) -> tuple[list[int], str | None]:
+    """Write a sign-in attempt down as a failure under each key *before* checking it.
+
+    Returns the rows written and the first key that now holds more failures
+    since ``since`` than its limit (None if none does). Counted after the
+    rows are committed, so attempts made at once see each other: however
+    many arrive together, no more than the limit get past.
+    """
     moment = now()
     with sessions.begin() as session:
-        session.execute(delete(AuthFailure).where(AuthFailure.at < forget_before))
-        for key in keys:
-            session.add(AuthFailure(key=key, at=moment))
+        session.execute(delete(AuthFailure).where(AuthFailure.at < since))
+        rows = [AuthFailure(key=key, at=moment) for key in limits]
+        session.add_all(rows)
+        session.flush()
+        ids = [row.id for row in rows]
+    with sessions() as session:
+        for key, limit in limits.items():
+            count = session.scalar(
+                select(func.count())
+                .select_from(AuthFailure)
+                .where(AuthFailure.key == key, AuthFailure.at > since)
+            )
+            if (count or 0) > limit:
+                return ids, key
+    return ids, None
+
+
+def forget_failures(sessions: Sessions, ids: list[int]) -> None:
+    """Take back failures written in advance (the attempt was refused unchecked, or was right)."""
+    with sessions.begin() as session:
+        session.execute(delete(AuthFailure).where(AuthFailure.id.in_(ids)))
 
 
 def clear_failures(sessions: Sessions, key: str) -> None:
     with sessions.begin() as session:
         session.execute(delete(AuthFailure).where(AuthFailure.key == key))
+
+
+# --- signed-in sessions ----------------------------------------------------
+
+
+def begin_session(sessions: Sessions, token: str) -> str:
+    """A new signed-in session of the account ``token``: its id, kept in the cookie."""
+    session_id = secrets.token_urlsafe(24)
+    with sessions.begin() as session:
+        session.add(AuthSession(id=session_id, player_token=token, created_at=now()))
+    return session_id
+
+
+def session_open(sessions: Sessions, session_id: str, token: str) -> bool:
+    """Whether the signed-in session ``session_id`` of ``token`` has not been ended."""
+    with sessions() as session:
+        row = session.get(AuthSession, session_id)
+        return row is not None and row.player_token == token
+
+
+def end_session(sessions: Sessions, session_id: str) -> None:
+    """Sign out: the session ends wherever its cookie was copied."""
+    with sessions.begin() as session:
+        session.execute(delete(AuthSession).where(AuthSession.id == session_id))
+
+
+def end_other_sessions(sessions: Sessions, token: str, keep: str | None) -> int:
+    """End every signed-in session of ``token`` but ``keep``; how many ended."""
+    with sessions.begin() as session:
+        query = delete(AuthSession).where(AuthSession.player_token == token)
+        if keep is not None:
+            query = query.where(AuthSession.id != keep)
+        result = session.execute(query)
+        return int(getattr(result, "rowcount", 0) or 0)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,23 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+class StorageLost(RuntimeError):
+    """The database file was deleted or replaced under the running server.
+
+    Nothing written from then on would be found again after a restart, so
+    the server stops accepting changes (and says so) instead of acknowledging
+    moves it did not keep.
+    """
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[1] if "///" in url else ""
+    return Path(path) if path and path != ":memory:" else None
+
+
 CHECKPOINT_SECONDS: Final = 1.0
 """How often a SQLite server copies its write-ahead log back into the database."""
 
@@ -78,6 +96,36 @@ class Database:
         self._checkpoints: asyncio.Task[None] | None = None
         if self.inline:
             event.listen(self.engine, "connect", _no_autocheckpoint)
+        self.file = sqlite_path(url)
+        self._identity: tuple[int, int] | None = None
+        self.lost: str | None = None
+        """Why the database can no longer be trusted (None while it can)."""
+
+    def _stat(self) -> tuple[int, int] | None:
+        assert self.file is not None
+        try:
+            info = os.stat(self.file)
+        except OSError:
+            return None
+        return info.st_dev, info.st_ino
+
+    def check_file(self) -> None:
+        """Raise :class:`StorageLost` if the SQLite file is not the one opened at start-up."""
+        if self.lost is not None:
+            raise StorageLost(self.lost)
+        if self.file is None or self._identity is None:
+            return
+        now_there = self._stat()
+        if now_there == self._identity:
+            return
+        what = "deleted" if now_there is None else "replaced by another file"
+        self.lost = (
+            f"The database file {self.file} was {what} while the server ran: "
+            "changes made from now on would be lost, so none are accepted. "
+            "Stop the server, put the data folder back, and start it again."
+        )
+        log.critical("%s", self.lost)
+        raise StorageLost(self.lost)
 
     async def run(
         self,
@@ -85,19 +133,33 @@ class Database:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """``call(sessions, *args, **kwargs)``, off the event loop when it would wait."""
+        """``call(sessions, *args, **kwargs)``, off the event loop when it would wait.
+
+        On a SQLite file, the file is checked before and after the call: what
+        was committed into a deleted or replaced file is not acknowledged
+        (:class:`StorageLost`), and nothing is accepted from then on.
+        """
         if self.inline:
-            return call(self.sessions, *args, **kwargs)
+            self.check_file()
+            result = call(self.sessions, *args, **kwargs)
+            self.check_file()
+            return result
         return await asyncio.to_thread(call, self.sessions, *args, **kwargs)
 
     def start(self) -> None:
-        """Begin the SQLite checkpoints (in the running event loop)."""
+        """Note which file is the database; begin the SQLite checkpoints (in the event loop)."""
+        if self.file is not None:
+            self._identity = self._stat()
         if self.inline and self._checkpoints is None:
             self._checkpoints = asyncio.create_task(self._checkpoint_every_second())
 
     async def _checkpoint_every_second(self) -> None:
         while True:
             await asyncio.sleep(CHECKPOINT_SECONDS)
+            with contextlib.suppress(StorageLost):
+                self.check_file()  # says so loudly, once, even while nobody plays
+            if self.lost is not None:
+                continue
             try:
                 await asyncio.to_thread(self.checkpoint)
             except Exception:  # the next one will try again
@@ -140,5 +202,12 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        if not inspect(connection).has_table("alembic_version"):
+            log.warning(
+                "The database %s is empty: creating a new one (no accounts, no matches). "
+                "If you expected existing data, stop the server and check DATABASE_URL "
+                "or the data folder.",
+                engine.url.render_as_string(hide_password=True),
+            )
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -12,17 +12,21 @@ from pydantic import BaseModel, ConfigDict, Field
 from hearts.server import accounts
 from hearts.server.accounts import AccountError, Attempt
 from hearts.server.db import players, store
-from hearts.server.db.players import PlayerInfo
+from hearts.server.db.players import PlayerInfo, Sessions
 from hearts.server.routes.deps import (
     ANY_API,
     ANY_POST,
     CurrentPlayer,
     OptionalPlayer,
+    PasswordsDep,
     SessionsDep,
+    busy,
+    client_key,
     player_json,
     refusals,
 )
 from hearts.server.security import csrf_token
+from hearts.server.work import Busy
 
 router = APIRouter(prefix="/api")
 
@@ -50,18 +54,27 @@ class CredentialsIn(Strict):
     password: str = Field(max_length=512)
 
 
+class NewPasswordIn(Strict):
+    current: str = Field(max_length=512)
+    new: str = Field(max_length=512)
+
+
 def _refuse(error: AccountError) -> HTTPException:
     headers = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
     return HTTPException(_STATUS.get(error.code, 400), detail=error.message, headers=headers)
 
 
-def _begin(request: Request, info: PlayerInfo) -> dict[str, Any]:
+async def _begin(request: Request, sessions: Sessions, info: PlayerInfo) -> dict[str, Any]:
     """A fresh session for ``info`` (a new CSRF token too); the answer to send back."""
     session = request.session
+    old = session.get("sid")
+    if isinstance(old, str):
+        await asyncio.to_thread(players.end_session, sessions, old)
     session.clear()
     session["player"] = info.token
     if info.fingerprint is not None:
         session["auth"] = info.fingerprint
+        session["sid"] = await asyncio.to_thread(players.begin_session, sessions, info.token)
     return {"player": player_json(info), "csrf": csrf_token(session)}
 
 
@@ -95,33 +108,90 @@ async def guest(
     return {"player": player_json(player)}
 
 
-@router.post("/account/signup", responses=refusals(400, 401, 409, *ANY_POST))
+@router.post("/account/signup", responses=refusals(400, 401, 409, 503, *ANY_POST))
 async def sign_up(
-    request: Request, body: CredentialsIn, sessions: SessionsDep, player: CurrentPlayer
+    request: Request,
+    body: CredentialsIn,
+    sessions: SessionsDep,
+    player: CurrentPlayer,
+    passwords: PasswordsDep,
 ) -> dict[str, Any]:
-    """The session's guest becomes an account: its saved match and statistics stay."""
+    """The session's guest becomes an account: its saved match and statistics stay.
+
+    Everything that can refuse it is checked before the password is hashed.
+    """
     try:
+        await asyncio.to_thread(
+            accounts.check_sign_up, sessions, player.token, body.username, body.password
+        )
+        password_hash = await passwords.run(
+            client_key(request), accounts.hash_password, body.password
+        )
         info = await asyncio.to_thread(
-            accounts.sign_up, sessions, player.token, body.username, body.password
+            accounts.sign_up, sessions, player.token, body.username, password_hash
         )
     except AccountError as error:
         raise _refuse(error) from None
-    return _begin(request, info)
+    except Busy as error:
+        raise busy(error) from None
+    return await _begin(request, sessions, info)
 
 
-@router.post("/account/signin", responses=refusals(400, 401, *ANY_POST))
-async def sign_in(request: Request, body: CredentialsIn, sessions: SessionsDep) -> dict[str, Any]:
-    address = request.client.host if request.client else "unknown"
+@router.post("/account/signin", responses=refusals(400, 401, 503, *ANY_POST))
+async def sign_in(
+    request: Request, body: CredentialsIn, sessions: SessionsDep, passwords: PasswordsDep
+) -> dict[str, Any]:
+    address = client_key(request)
     attempt = Attempt(body.username, body.password, address)
     try:
-        info = await asyncio.to_thread(accounts.sign_in, sessions, attempt)
+        info = await passwords.run(address, accounts.sign_in, sessions, attempt)
     except AccountError as error:
         raise _refuse(error) from None
-    return _begin(request, info)
+    except Busy as error:
+        raise busy(error) from None
+    return await _begin(request, sessions, info)
+
+
+@router.post("/account/password", responses=refusals(400, 401, 503, *ANY_POST))
+async def change_password(
+    request: Request,
+    body: NewPasswordIn,
+    sessions: SessionsDep,
+    player: CurrentPlayer,
+    passwords: PasswordsDep,
+) -> dict[str, Any]:
+    """A new password (the current one is asked for); every other session of the account ends."""
+    if player.guest:
+        raise HTTPException(status_code=401, detail="A guest has no password: sign up first")
+    address = client_key(request)
+    try:
+        info = await passwords.run(
+            address,
+            accounts.change_password,
+            sessions,
+            player.token,
+            body.current,
+            body.new,
+            address,
+        )
+    except AccountError as error:
+        raise _refuse(error) from None
+    except Busy as error:
+        raise busy(error) from None
+    keep = request.session.get("sid")
+    await asyncio.to_thread(
+        players.end_other_sessions, sessions, info.token, keep if isinstance(keep, str) else None
+    )
+    request.session["auth"] = info.fingerprint
+    return {"player": player_json(info), "csrf": csrf_token(request.session)}
 
 
 @router.post("/account/signout", responses=refusals(*ANY_POST))
-async def sign_out(request: Request) -> dict[str, Any]:
-    """Forget the player in this browser; the page then starts a new guest."""
+async def sign_out(request: Request, sessions: SessionsDep) -> dict[str, Any]:
+    """End this session on the server (a copied cookie opens nothing) and forget the player
+    in this browser; the page then starts a new guest."""
+    session_id = request.session.get("sid")
+    if isinstance(session_id, str):
+        await asyncio.to_thread(players.end_session, sessions, session_id)
     request.session.clear()
     return {"player": None, "csrf": csrf_token(request.session)}

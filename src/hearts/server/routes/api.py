@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any, Final
 
@@ -11,9 +10,21 @@ from fastapi import APIRouter, HTTPException, Request
 from hearts.match import Phase
 from hearts.record import RecordError, write_record
 from hearts.server.replay import replay_frames
-from hearts.server.routes.deps import ANY_API, ANY_POST, CurrentPlayer, RegistryDep, refusals
+from hearts.server.routes.deps import (
+    ANY_API,
+    ANY_POST,
+    CurrentPlayer,
+    RegistryDep,
+    ReplaysDep,
+    busy,
+    client_key,
+    refusals,
+)
+from hearts.server.work import Busy
 
 MAX_REPLAY_BYTES: Final = 2 * 1024 * 1024
+MAX_REPLAY_HANDS: Final = 200
+"""A match to 100 points lasts 20 hands or so; even a long house-rule match stays far below."""
 
 router = APIRouter(prefix="/api")
 
@@ -34,8 +45,10 @@ async def match_record(player: CurrentPlayer, registry: RegistryDep) -> dict[str
     return record
 
 
-@router.post("/replay", responses=refusals(400, *ANY_POST))
-async def replay(request: Request) -> dict[str, Any]:
+@router.post("/replay", responses=refusals(400, 503, *ANY_POST))
+async def replay(request: Request, replays: ReplaysDep) -> dict[str, Any]:
+    """The frames of a record's replay, worked out in the replays' own thread: at most one
+    at a time per client, and records of at most 200 hands."""
     body = b""
     async for chunk in request.stream():
         body += chunk
@@ -45,7 +58,16 @@ async def replay(request: Request) -> dict[str, Any]:
         data = json.loads(body)
     except (ValueError, RecursionError):
         raise HTTPException(status_code=400, detail="not JSON") from None
+    hands = data.get("hands") if isinstance(data, dict) else None
+    if isinstance(hands, list) and len(hands) > MAX_REPLAY_HANDS:
+        raise HTTPException(
+            status_code=400,
+            detail=f"The replay shows matches of up to {MAX_REPLAY_HANDS} hands; "
+            f"this record has {len(hands)}",
+        )
     try:
-        return await asyncio.to_thread(replay_frames, data)
+        return await replays.run(client_key(request), replay_frames, data)
     except RecordError as error:
         raise HTTPException(status_code=400, detail=str(error)) from None
+    except Busy as error:
+        raise busy(error) from None

@@ -13,6 +13,7 @@ from hearts.server.db import players
 from hearts.server.db.players import PlayerInfo, Sessions
 from hearts.server.settings import Settings
 from hearts.server.tables.registry import TableRegistry
+from hearts.server.work import BoundedWork, Busy
 
 
 def get_registry(request: Request) -> TableRegistry:
@@ -25,6 +26,16 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
+def get_passwords(request: Request) -> BoundedWork:
+    work: BoundedWork = request.app.state.passwords
+    return work
+
+
+def get_replays(request: Request) -> BoundedWork:
+    work: BoundedWork = request.app.state.replays
+    return work
+
+
 def get_sessions(request: Request) -> Sessions:
     registry: TableRegistry = request.app.state.registry
     return registry.env.sessions
@@ -33,6 +44,9 @@ def get_sessions(request: Request) -> Sessions:
 RegistryDep = Annotated[TableRegistry, Depends(get_registry)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionsDep = Annotated[Sessions, Depends(get_sessions)]
+PasswordsDep = Annotated[BoundedWork, Depends(get_passwords)]
+"""Where password hashes are computed: threads of their own, bounded per client."""
+ReplaysDep = Annotated[BoundedWork, Depends(get_replays)]
 
 
 def session_player_sync(sessions: Sessions, session: dict[str, Any]) -> PlayerInfo | None:
@@ -45,8 +59,16 @@ def session_player_sync(sessions: Sessions, session: dict[str, Any]) -> PlayerIn
     if not isinstance(token, str):
         return None
     info = players.player_info(sessions, token)
-    if info is None or (not info.guest and session.get("auth") != info.fingerprint):
+    if info is None:
         return None
+    if not info.guest:
+        # An account needs its signed-in session, still open on the server: a
+        # cookie copied before signing out (or before a new password) opens nothing.
+        session_id = session.get("sid")
+        if session.get("auth") != info.fingerprint or not isinstance(session_id, str):
+            return None
+        if not players.session_open(sessions, session_id, token):
+            return None
     return info
 
 
@@ -95,6 +117,7 @@ _WHY: Final = {
     403: "The X-CSRF-Token header is missing or is not this session's",
     404: "There is nothing of that kind yet",
     409: "Not now: the state does not allow it (the detail says why)",
+    503: "The server is busy with this kind of work: try again (see Retry-After)",
     413: "The body is larger than this route accepts",
     429: "Too many requests or attempts: wait (see Retry-After) and try again",
 }
@@ -103,6 +126,17 @@ ANY_API: Final = (429,)
 """What any /api request may be answered besides its own refusals (limits.Guard)."""
 ANY_POST: Final = (403, 413, 429)
 """...and any POST (security.CsrfCheck, limits.Guard)."""
+
+
+def client_key(request: Request) -> str:
+    """Who a request comes from, for the bounds on expensive work: its address."""
+    return request.client.host if request.client else "unknown"
+
+
+def busy(error: Busy) -> HTTPException:
+    """429 when this client already has such work in flight, 503 when everyone's is full."""
+    status = 429 if error.mine else 503
+    return HTTPException(status_code=status, detail=error.message, headers={"Retry-After": "1"})
 
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Final
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
 
-from hearts.server.routes.deps import SettingsDep
+from hearts.server.routes.deps import RegistryDep, SettingsDep
 
 HELP_TITLES: Final = {
     "rules": "Rules",
@@ -81,5 +81,9 @@ def help_page(page: str, settings: SettingsDep) -> HTMLResponse:
 
 @router.head("/healthz", include_in_schema=False)
 @router.get("/healthz", response_class=PlainTextResponse)
-def healthz() -> str:
-    return "ok"
+def healthz(registry: RegistryDep) -> PlainTextResponse:
+    """``ok``; 503 with the reason once the database file was lost under the server."""
+    lost = registry.env.db.lost
+    if lost is not None:
+        return PlainTextResponse(lost, status_code=503)
+    return PlainTextResponse("ok")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -31,6 +32,12 @@ async def create_table(
     name = " ".join(body.name.split())
     if not name:
         raise HTTPException(status_code=400, detail="Give the table a name")
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        # NUL, bidi overrides, zero-width and other invisible characters.
+        raise HTTPException(
+            status_code=400,
+            detail="A table's name cannot hold control or invisible characters",
+        )
     try:
         rules = Rules.from_dict(body.rules)
     except (RulesError, TypeError) as error:

@@ -11,6 +11,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hearts.server.db.session import StorageLost
 from hearts.server.limits import Bucket
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.seats import TableError
@@ -110,6 +111,8 @@ async def handle(conn: Connection, text: str) -> None:
         await handler(conn, message)
     except TableError as error:
         conn.error(error.code, error.message, seq)
+    except StorageLost:
+        conn.error("unavailable", "The server cannot save moves right now: nothing was kept", seq)
     except Exception:
         log.exception("%s failed", kind)
         conn.error("server_error", "Something went wrong on the server; nothing changed", seq)
