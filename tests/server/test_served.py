@@ -51,10 +51,12 @@ class Served:
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer,
+            ):
+                if answer.status == 200:
+                    return
             time.sleep(0.1)
         raise RuntimeError(self.log.read_text())
 
@@ -166,7 +168,7 @@ def test_a_data_folder_missing_its_database_refuses_to_start(tmp_path: Path) -> 
     data = tmp_path / "data"
     data.mkdir()
     (data / "secret.key").write_text("k" * 64, encoding="utf-8")
-    with pytest.raises(DataFolderError, match="hearts.db does not"):
+    with pytest.raises(DataFolderError, match=r"hearts\.db does not"):
         create_app(settings_for(data))
     assert not (data / "hearts.db").exists()  # nothing was made in its place
 
