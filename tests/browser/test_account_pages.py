@@ -511,3 +511,48 @@ def test_the_old_pages_guest_token_brings_its_match_along(
     expect(page.locator("#start")).to_be_visible()
     expect_guest(page)
     assert page.evaluate("() => localStorage.getItem('hearts.guest')") is None
+
+
+def test_a_new_password_signs_out_every_other_device(
+    page: Page, server: Any, console: Console, screenshot: Callable[[Page, str], None]
+) -> None:
+    sign_up(page, server, "dora")
+    # The same account in another browser (a copied cookie would fare the same).
+    other = page.context.browser.new_context() if page.context.browser else None
+    assert other is not None
+    laptop = other.new_page()
+    try:
+        laptop.goto(url(server, "/account"))
+        expect(laptop.locator("#forms")).to_be_visible()
+        sign_in(laptop, "dora", PASSWORD)
+        laptop.wait_for_url(url(server, "/"))
+        expect_signed_in(laptop, "dora")
+
+        open_account_page(page, server)
+        expect(page.locator("#password-panel")).to_be_visible()
+        console.allow_status(401)
+        console.allow_status(400)
+        page.fill("#password-current", "not my password")
+        page.fill("#password-new", "a brand new secret")
+        page.click("#btn-password")
+        expect(page.locator("#password-error")).to_have_text("That is not your current password.")
+        expect(page.locator("#password-current")).to_be_focused()
+        page.fill("#password-current", PASSWORD)
+        page.fill("#password-new", "password123")
+        page.click("#btn-password")
+        expect(page.locator("#password-error")).to_contain_text("first that anyone would try")
+        expect(page.locator("#password-new")).to_be_focused()
+        page.fill("#password-new", "a brand new secret")
+        page.click("#btn-password")
+        expect(page.locator("#account-status")).to_contain_text("Every other device was signed out")
+        both_widths(page, screenshot, "accounts-password-changed")
+        expect_signed_in(page, "dora")  # this browser stays signed in
+
+        laptop.reload()
+        expect_guest(laptop)  # the other one is a guest again
+        laptop.goto(url(server, "/account"))
+        sign_in(laptop, "dora", "a brand new secret")
+        laptop.wait_for_url(url(server, "/"))
+        expect_signed_in(laptop, "dora")
+    finally:
+        other.close()

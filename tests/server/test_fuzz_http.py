@@ -80,23 +80,26 @@ DOCUMENTED: Final[dict[str, set[int]]] = {
     "GET /healthz": {200},
     "GET /api/session": {200, 429},
     "POST /api/guest": {200, 400, 403, 413, 422, 429},
-    "POST /api/account/signup": {200, 400, 401, 403, 409, 413, 422, 429},
-    "POST /api/account/signin": {200, 400, 401, 403, 413, 422, 429},
+    "POST /api/account/signup": {200, 400, 401, 403, 409, 413, 422, 429, 503},
+    "POST /api/account/signin": {200, 400, 401, 403, 413, 422, 429, 503},
+    "POST /api/account/password": {200, 400, 401, 403, 413, 422, 429, 503},
     "POST /api/account/signout": {200, 403, 413, 429},
     "GET /api/match/record": {200, 401, 404, 409, 429},
-    "POST /api/replay": {200, 400, 403, 413, 429},
+    "POST /api/replay": {200, 400, 403, 413, 429, 503},
     "GET /api/stats": {200, 401, 429},
     "GET /api/leaderboard": {200, 422, 429},
     "POST /api/tables": {200, 400, 401, 403, 413, 422, 429},
 }
 """Every /api route may answer 429 (the request rate), every POST 403 (CSRF) and 413 (a
-body over the limit), the POSTs with a JSON body model 400 for a body that is not UTF-8
+body over the limit), the routes that hash a password or replay a record 429/503 when that
+work is busy (work.py), the POSTs with a JSON body model 400 for a body that is not UTF-8
 (FastAPI: "There was an error parsing the body")."""
 
 BODY_MODELS: Final = {
     "POST /api/guest",
     "POST /api/account/signup",
     "POST /api/account/signin",
+    "POST /api/account/password",
     "POST /api/tables",
 }
 """The routes whose body FastAPI reads and parses before their dependencies run."""

@@ -1,5 +1,5 @@
 // The account page: sign in, sign up (the guest becomes the account), sign
-// out. Success goes back to the game; errors are shown next to the form, in
+// out, change the password (which signs out every other device). Success goes back to the game; errors are shown next to the form, in
 // its alert region, with focus on the field to fix.
 
 import { ensurePlayer, failureText, postJSON, showAccount, signOut } from "./session.js";
@@ -18,6 +18,7 @@ function show(player) {
   const signedIn = isAccount(player);
   $("loading").hidden = true;
   $("signed-in").hidden = !signedIn;
+  $("password-panel").hidden = !signedIn;
   $("forms").hidden = signedIn;
   $("me-name").textContent = signedIn ? player.name : "";
 }
@@ -107,6 +108,37 @@ async function submit(kind, event) {
   showError(kind, refusalText(kind, answer), fieldOf(kind, answer));
 }
 
+async function changePassword(event) {
+  event.preventDefault();
+  const form = $("password-form");
+  if (form.dataset.busy === "1") return;
+  const current = $("password-current").value;
+  const fresh = $("password-new").value;
+  clearError("password");
+  setStatus("");
+  if (!current) { showError("password", "Enter your current password.", "current"); return; }
+  if (fresh.length < 8) { showError("password", "Your new password needs at least 8 characters.", "new"); return; }
+  if (fresh.length > 128) { showError("password", "Your new password can have at most 128 characters.", "new"); return; }
+  form.dataset.busy = "1";
+  $("btn-password").disabled = true;
+  setStatus("Changing your password…");
+  const answer = await postJSON("/api/account/password", { current, new: fresh });
+  form.dataset.busy = "";
+  $("btn-password").disabled = false;
+  setStatus("");
+  if (answer.ok) {
+    form.reset();
+    setStatus("Your password is changed. Every other device was signed out.");
+    return;
+  }
+  const wrongCurrent = answer.status === 401 || answer.status === 429;
+  showError(
+    "password",
+    answer.status === 401 ? "That is not your current password." : refusalText("signin", answer),
+    wrongCurrent ? "current" : "new",
+  );
+}
+
 async function signOutHere() {
   const answer = await signOut();
   if (!answer.ok) {
@@ -130,6 +162,7 @@ async function load() {
 
 $("signin-form").addEventListener("submit", (event) => submit("signin", event));
 $("signup-form").addEventListener("submit", (event) => submit("signup", event));
+$("password-form").addEventListener("submit", changePassword);
 $("btn-signout").addEventListener("click", async (event) => {
   const button = event.currentTarget;
   button.disabled = true;
