@@ -476,7 +476,7 @@ def test_review_rules_and_four_colours(page: Page) -> None:
 
     page.click("#btn-rules")
     expect(page.locator("#dlg-rules")).to_be_visible()
-    expect(page.locator("#rules-frame")).to_have_attribute("src", "/help/rules")
+    expect(page.locator("#rules-frame")).to_have_attribute("src", "/help/rules?embed=1")
     page.click("#btn-rules-close")
     expect(page.locator("#dlg-rules")).to_be_hidden()
 

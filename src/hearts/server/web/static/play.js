@@ -60,10 +60,15 @@ export function showReview(t, onlyLast, open) {
   byId("btn-review-close").focus();
 }
 
-/** The rules in their dialog (the help page is loaded the first time). */
+export const RULES_URL = "/help/rules?embed=1";
+
+/**
+ * The rules in their dialog: the article alone (no site navigation; its links
+ * open a new tab), loaded afresh each time it opens, so it always shows the rules.
+ */
 export function showRules(open) {
   const frame = byId("rules-frame");
-  if (!frame.getAttribute("src")) frame.setAttribute("src", "/help/rules");
+  frame.setAttribute("src", RULES_URL);
   open(byId("dlg-rules"));
   byId("btn-rules-close").focus();
 }

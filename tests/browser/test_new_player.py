@@ -1,0 +1,49 @@
+"""What a new player ran into (issue 12): each defect, checked through the page.
+
+The helpers come from test_solo_game.py; the computers play at Easy with short
+pauses (conftest.py), and ``/api/test/autoplay`` finishes a match quickly.
+"""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Page, expect
+from test_solo_game import (
+    HAND,
+    card,
+    game_started,
+    hand,
+    play_some,
+    playable,
+    start_match,
+    wait_turn,
+)
+
+
+def test_rules_dialog_never_loads_the_game(page: Page) -> None:
+    game_started(page)
+    page.click("#btn-rules")
+    expect(page.locator("#dlg-rules")).to_be_visible()
+    frame = page.frame_locator("#rules-frame")
+    expect(frame.locator("h1")).to_have_text("The rules of Hearts")
+    # The framed article has no site navigation and no link back to the game;
+    # any link in it leaves the frame for a new tab.
+    expect(frame.locator("nav")).to_have_count(0)
+    expect(frame.locator('a[href="/"]')).to_have_count(0)
+    assert frame.locator("a").count() > 0
+    targets = frame.locator("a").evaluate_all(
+        "links => links.map(a => a.target || document.querySelector('base').target)"
+    )
+    assert set(targets) == {"_blank"}
+    # Even if the frame is sent elsewhere, reopening shows the rules again.
+    page.evaluate(
+        "() => { document.getElementById('rules-frame').contentWindow.location = '/stats'; }"
+    )
+    expect(frame.locator("h1")).to_have_text("Your statistics")
+    page.click("#btn-rules-close")
+    page.click("#btn-rules")
+    expect(frame.locator("h1")).to_have_text("The rules of Hearts")
+    page.click("#btn-rules-close")
+    # The game page is still the only one talking to the table.
+    expect(page.locator(HAND)).to_have_count(13)
