@@ -47,3 +47,44 @@ def test_rules_dialog_never_loads_the_game(page: Page) -> None:
     page.click("#btn-rules-close")
     # The game page is still the only one talking to the table.
     expect(page.locator(HAND)).to_have_count(13)
+
+
+def focused(page: Page) -> dict[str, str | None]:
+    return page.evaluate(
+        "() => { const a = document.activeElement;"
+        " return { id: a && a.id || null, card: a && a.dataset && a.dataset.card || null,"
+        " tag: a ? a.tagName : null }; }"
+    )
+
+
+def test_focus_follows_the_next_decision(page: Page) -> None:
+    # Start by keyboard: focus lands in the hand, where the pass is chosen.
+    page.focus("#level-easy")
+    page.keyboard.press("Enter")
+    page.focus("#btn-start")
+    page.keyboard.press("Enter")
+    expect(page.locator(HAND)).to_have_count(13)
+    page.wait_for_function("() => !!document.activeElement.dataset.card")
+    # Choose three by keyboard, then Pass: focus goes to Continue.
+    page.keyboard.press("Home")
+    for _ in range(3):
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowRight")
+    page.focus("#btn-pass")
+    page.keyboard.press("Enter")
+    expect(page.locator("#btn-continue")).to_be_visible()
+    expect(page.locator("#btn-continue")).to_be_focused()
+    # Continue: focus goes back to the hand, ready for the first play.
+    page.keyboard.press("Enter")
+    expect(page.locator("#btn-continue")).to_be_hidden()
+    page.wait_for_function("() => !!document.activeElement.dataset.card")
+    assert focused(page)["card"] in hand(page)
+    # One Enter plays when it is our turn: no Tab needed.
+    assert wait_turn(page) == "turn"
+    page.keyboard.press("End")
+    while focused(page)["card"] not in playable(page):
+        page.keyboard.press("ArrowLeft")
+    chosen = focused(page)["card"]
+    page.keyboard.press("Enter")
+    expect(card(page, str(chosen))).to_have_count(0)
+    assert focused(page)["card"] in hand(page)

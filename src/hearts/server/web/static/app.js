@@ -5,7 +5,7 @@ import { normCard, sortCards } from "./cards.js";
 import {
   announcements, completedTricks, hasMatch, isActive, isMyTurn, isOver, listCards, players, promptText,
 } from "./model.js";
-import { choosePassCard, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
+import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
 import { renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { showAccount, signOut } from "./session.js";
 import { TableSocket } from "./socket.js";
@@ -173,7 +173,7 @@ function showScreen(name) {
 
 function render() {
   setLevelButtons();
-  if (ui.screen === "start") showScreen("start");
+  if (ui.screen === "start") { showScreen("start"); keepFocus([$("btn-start")]); }
   if (!hasMatch(table)) return;
   const t = table;
   const passing = t.phase === "passing" && Number.isInteger(t.pass_to);
@@ -233,6 +233,15 @@ function render() {
       if (inHand) (matchOver ? $("btn-end-new-match") : $("btn-next-hand")).focus();
     }
   }
+  if (ui.screen === "game") keepFocus(focusOrder(t));
+}
+
+/** Where the next decision is: what gets focus when the screen changed under it. */
+function focusOrder(t) {
+  if (t.awaiting_continue) return [$("btn-continue"), $("hand")];
+  if (t.phase === "hand_over") return [$("btn-next-hand")];
+  if (t.phase === "match_over") return [$("btn-end-new-match")];
+  return [$("hand"), $("btn-pass")];
 }
 
 function renderMatchOver(t) {

@@ -7,7 +7,7 @@ import { hasHouseRules, levelName, rulesSummary } from "./house-rules.js";
 import {
   announcements, completedTricks, isMyTurn, isOver, isViewer, listCards, players, promptText, watching, whoIs,
 } from "./model.js";
-import { choosePassCard, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
+import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
 import { h, renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
 import { showAccount } from "./session.js";
@@ -350,6 +350,8 @@ function renderGame(t) {
     }
   }
   renderMoonChoice(t);
+  // Focus goes where the next decision is when the screen changed under it.
+  if (player) keepFocus(over ? [$("btn-next-hand"), $("hand")] : [$("hand"), $("btn-pass")]);
 }
 
 /** Presence under a seat: a Bot badge, away with a countdown, a bot playing for someone. */
