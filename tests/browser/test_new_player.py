@@ -6,6 +6,7 @@ pauses (conftest.py), and ``/api/test/autoplay`` finishes a match quickly.
 
 from __future__ import annotations
 
+import json
 import time
 
 from playwright.sync_api import Page, expect
@@ -88,3 +89,43 @@ def test_focus_follows_the_next_decision(page: Page) -> None:
     page.keyboard.press("Enter")
     expect(card(page, str(chosen))).to_have_count(0)
     assert focused(page)["card"] in hand(page)
+
+
+def sent_frames(page: Page) -> list[dict[str, object]]:
+    """Every message the page sends on its sockets from now on (parsed)."""
+    frames: list[dict[str, object]] = []
+
+    def follow(socket: object) -> None:
+        socket.on("framesent", lambda payload: frames.append(json.loads(payload)))  # type: ignore[attr-defined]
+
+    page.on("websocket", follow)
+    return frames
+
+
+def test_first_hint_in_a_ranked_match_asks_once(page: Page) -> None:
+    frames = sent_frames(page)
+    page.reload()  # the socket opens again, now watched
+    game_started(page)
+    expect(page.locator("#ranked")).to_have_text("Ranked")
+    # Cancel: no hint is asked for, the match stays ranked.
+    page.click("#btn-hint")
+    expect(page.locator("#dlg-confirm")).to_be_visible()
+    expect(page.locator("#confirm-title")).to_contain_text("unranked")
+    expect(page.locator("#confirm-text")).to_contain_text("Expert")
+    page.click("#btn-confirm-cancel")
+    expect(page.locator("#dlg-confirm")).to_be_hidden()
+    time.sleep(0.3)
+    assert [f for f in frames if f.get("type") == "hint"] == []
+    expect(page.locator(f"{HAND}.hinted")).to_have_count(0)
+    # Accept: the hint is asked for with the consent, and shown.
+    page.click("#btn-hint")
+    page.click("#btn-confirm-ok")
+    expect(page.locator(f"{HAND}.hinted")).to_have_count(1)
+    hints = [f for f in frames if f.get("type") == "hint"]
+    assert len(hints) == 1 and hints[0].get("accept_unranked") is True
+    # The next hint (the next trick) does not ask again.
+    play_some(page, 1)
+    page.click("#btn-hint")
+    expect(page.locator(f"{HAND}.hinted")).to_have_count(1)
+    expect(page.locator("#dlg-confirm")).to_be_hidden()
+    assert len([f for f in frames if f.get("type") == "hint"]) == 2

@@ -354,6 +354,7 @@ def test_hint_highlights_without_playing(page: Page) -> None:
     before_hand, before_trick = hand(page), trick(page)
     expect(page.locator("#btn-hint")).to_be_enabled()
     page.click("#btn-hint")
+    confirm(page)  # the first hint in a ranked match: the one-time notice
     expect(page.locator(f"{HAND}.hinted")).to_have_count(1)
     hinted = with_class(page, "hinted")[0]
     assert hinted in playable(page)

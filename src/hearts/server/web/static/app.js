@@ -31,6 +31,8 @@ const ui = {
   modalDepth: 0,
   pendingLevel: null,      // a new_match waiting for confirm_abandon
   undoWarned: false,
+  hintWarned: false,       // the one-time "a hint unranks this match" notice was accepted
+  hintPending: false,      // a hint asked for and not answered yet (one at a time)
 };
 const clock = { ms: 0, at: 0, running: false };
 
@@ -97,6 +99,8 @@ function onState(msg) {
       prev.phase !== next.phase || prev.turn !== next.turn || (prev.hand || []).length !== (next.hand || []).length;
     if (moved) ui.hint = [];
     if (prev && (prev.match_id !== next.match_id || prev.hand_number !== next.hand_number)) ui.undoWarned = false;
+    if (prev && prev.match_id !== next.match_id) ui.hintWarned = false;
+    if (moved) ui.hintPending = false;
     if (next.pace) setPaceButtons(next.pace);
     if (!next.paused) ui.userPaused = false;
     if (next.paused && ui.modalDepth === 0) ui.userPaused = true;
@@ -121,6 +125,7 @@ function onState(msg) {
 }
 
 function onHint(msg) {
+  ui.hintPending = false;
   ui.hint = sortCards(msg.cards);
   render();
   if (ui.hint.length) {
@@ -134,6 +139,13 @@ function onHint(msg) {
 }
 
 function onError(msg) {
+  ui.hintPending = false;
+  if (msg.code === "confirm_unranked") {
+    // The server wants the consent our notice asks for (another tab, or a state we had not seen).
+    ui.hintWarned = false;
+    askHint();
+    return;
+  }
   if (msg.code === "confirm_abandon") {
     const level = ui.pendingLevel || ui.level;
     confirmDialog({
@@ -207,7 +219,7 @@ function render() {
 
   // Controls.
   const active = isActive(t);
-  $("btn-hint").disabled = !(active && ((passing && !confirmed) || (isMyTurn(t) && !t.awaiting_continue)));
+  $("btn-hint").disabled = ui.hintPending || !(active && ((passing && !confirmed) || (isMyTurn(t) && !t.awaiting_continue)));
   $("btn-undo").disabled = !(active && t.can_undo);
   $("btn-restart").disabled = !(active && (t.phase === "passing" || t.phase === "playing"));
   $("btn-review").disabled = !hasMatch(t);
@@ -251,7 +263,7 @@ function renderMatchOver(t) {
   // The server says what the match earned (it knows who is ranked); the page does not guess.
   const points = t.ranking_points;
   let ranking;
-  if (t.ranked === false) ranking = "Undo or Restart hand was used, so this match earns no ranking points.";
+  if (t.ranked === false) ranking = "Undo, Restart hand or a hint was used, so this match earns no ranking points.";
   else if (Number.isInteger(points) && points > 0) ranking = `You earn ${points} ranking points.`;
   else if (w === 0) ranking = Number.isInteger(points) ? "This match earns no ranking points." : "";
   else ranking = "No ranking points this time. Lowest total wins: try again!";
@@ -374,6 +386,28 @@ async function withUnrankedNotice(type) {
   send(type);
 }
 
+/**
+ * Hint: the Expert's advice. In a ranked match the first one makes the match
+ * unranked, so it is asked once, as for Undo; the consent travels with the
+ * request (`accept_unranked`). One hint at a time.
+ */
+async function askHint() {
+  const t = table;
+  if (!hasMatch(t) || ui.hintPending) return;
+  const ranked = t.ranked !== false;
+  if (ranked && !ui.hintWarned) {
+    const yes = await confirmDialog({
+      title: "Hint: this match will be unranked",
+      text: "A hint is the Expert's advice, whatever your opponents' level. In a ranked match, the first hint makes the match unranked: it earns no ranking points, and your statistics count it with the unranked matches. Go ahead?",
+      ok: "Show a hint",
+    });
+    if (!yes) return;
+    ui.hintWarned = true;
+  }
+  ui.hintPending = send("hint", ranked ? { accept_unranked: true } : {}) !== null;
+  render();
+}
+
 async function exportRecord() {
   try {
     // The session cookie says whose match it is.
@@ -432,7 +466,7 @@ function wire() {
   });
   $("btn-continue").addEventListener("click", () => send("continue"));
   $("btn-claim").addEventListener("click", () => send("claim"));
-  $("btn-hint").addEventListener("click", () => send("hint"));
+  $("btn-hint").addEventListener("click", askHint);
   $("btn-undo").addEventListener("click", () => withUnrankedNotice("undo"));
   $("btn-restart").addEventListener("click", () => withUnrankedNotice("restart_hand"));
   $("btn-review").addEventListener("click", () => openReview(false));
