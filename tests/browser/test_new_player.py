@@ -129,3 +129,29 @@ def test_first_hint_in_a_ranked_match_asks_once(page: Page) -> None:
     expect(page.locator(f"{HAND}.hinted")).to_have_count(1)
     expect(page.locator("#dlg-confirm")).to_be_hidden()
     assert len([f for f in frames if f.get("type") == "hint"]) == 2
+
+
+SEAT_AFTER_MOON = """async () => {
+  const { renderSeat } = await import("/static/render.js");
+  // Robin (seat 1) took every point: 26 cards' worth taken, 0 scored; everyone else 26.
+  const table = {
+    match_id: 1, phase: "hand_over", hand_number: 1, turn: null,
+    players: ["You", "Robin", "Alex", "Sam"], cards_left: [0, 0, 0, 0],
+    points_taken: [0, 26, 0, 0], totals: [26, 0, 26, 26],
+    last_hand: { points: [26, 0, 26, 26], shooter: 1 },
+  };
+  const out = [];
+  for (let seat = 0; seat < 4; seat++) {
+    const node = document.createElement("section");
+    renderSeat(node, seat, table);
+    out.push([node.querySelector(".seat-points").textContent, node.querySelector(".seat-total").textContent]);
+  }
+  return out;
+}"""
+
+
+def test_seat_panels_agree_with_the_summary_after_a_moon(page: Page) -> None:
+    panels = page.evaluate(SEAT_AFTER_MOON)
+    assert panels[1] == ["This hand: 0", "Total: 0"]
+    for seat in (0, 2, 3):
+        assert panels[seat] == ["This hand: 26", "Total: 26"]
