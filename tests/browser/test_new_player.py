@@ -16,6 +16,7 @@ from test_solo_game import (
     game_started,
     hand,
     play_some,
+    play,
     playable,
     start_match,
     wait_turn,
@@ -155,3 +156,40 @@ def test_seat_panels_agree_with_the_summary_after_a_moon(page: Page) -> None:
     assert panels[1] == ["This hand: 0", "Total: 0"]
     for seat in (0, 2, 3):
         assert panels[seat] == ["This hand: 26", "Total: 26"]
+
+
+def received_states(page: Page) -> list[dict[str, object]]:
+    """Every table state the page receives from now on."""
+    states: list[dict[str, object]] = []
+
+    def on_frame(payload: str | bytes) -> None:
+        msg = json.loads(payload)
+        if msg.get("type") == "state" and isinstance(msg.get("table"), dict):
+            states.append(msg["table"])
+
+    page.on("websocket", lambda socket: socket.on("framereceived", on_frame))
+    return states
+
+
+def test_claim_shows_only_when_a_claim_is_possible(page: Page) -> None:
+    states = received_states(page)
+    page.reload()
+    game_started(page)
+    expect(page.locator("#btn-claim")).to_be_hidden()  # nothing to claim on the first trick
+    claimed = False
+    while wait_turn(page) == "turn":
+        page.wait_for_timeout(200)  # let the page draw the last state it got (and events arrive)
+        assert states, "no state seen on the socket"
+        can_claim = bool(states[-1].get("can_claim"))
+        claim = page.locator("#btn-claim")
+        if can_claim:
+            expect(claim).to_be_visible()
+            expect(claim).to_be_enabled()
+            assert "finish the hand" in (claim.get_attribute("title") or "")
+            claim.click()
+            claimed = True
+            break
+        expect(claim).to_be_hidden()
+        play(page, playable(page)[0])
+    if claimed:
+        expect(page.locator("#summary")).to_be_visible()

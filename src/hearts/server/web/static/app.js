@@ -213,9 +213,8 @@ function render() {
   passBtn.disabled = ui.selection.size !== 3;
   passBtn.textContent = "Pass";
   $("btn-continue").hidden = !t.awaiting_continue;
-  const claim = $("btn-claim");
-  claim.hidden = t.phase !== "playing";
-  claim.disabled = !t.can_claim;
+  // Claim appears only when it is possible (its title and the help say what it does).
+  $("btn-claim").hidden = !(t.phase === "playing" && t.can_claim && !t.awaiting_continue);
 
   // Controls.
   const active = isActive(t);

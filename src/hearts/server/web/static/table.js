@@ -325,9 +325,8 @@ function renderGame(t) {
   const passBtn = $("btn-pass");
   passBtn.hidden = !(player && passing && !confirmed);
   passBtn.disabled = ui.selection.size !== 3;
-  const claim = $("btn-claim");
-  claim.hidden = !(player && t.phase === "playing");
-  claim.disabled = !t.can_claim;
+  // Claim appears only when it is possible (its title and the help say what it does).
+  $("btn-claim").hidden = !(player && t.phase === "playing" && t.can_claim);
 
   $("btn-hint").hidden = !player;
   $("btn-hint").disabled = !(player && !finished && ((passing && !confirmed) || isMyTurn(t)));
