@@ -193,3 +193,56 @@ def test_claim_shows_only_when_a_claim_is_possible(page: Page) -> None:
         play(page, playable(page)[0])
     if claimed:
         expect(page.locator("#summary")).to_be_visible()
+
+
+def test_no_stale_message_after_passing(page: Page) -> None:
+    start_match(page)
+    cards = hand(page)
+    for text in cards[:4]:  # the fourth is refused, with a message
+        card(page, text).click()
+    expect(page.locator("#message")).to_contain_text("three cards")
+    page.click("#btn-pass")
+    expect(page.locator("#btn-continue")).to_be_visible()
+    expect(page.locator("#prompt")).to_contain_text("You received three cards")
+    expect(page.locator("#message")).to_be_empty()
+
+
+def test_the_pause_prompt_says_it_once(page: Page) -> None:
+    game_started(page)
+    page.click("#btn-pause")
+    expect(page.locator("#btn-pause")).to_have_text("Resume")
+    prompt = page.locator("#prompt")
+    expect(prompt).to_have_text("Paused. Press Resume to go on")
+    assert (prompt.text_content() or "").count("Paused") == 1
+
+
+def record_where_south_leads() -> str:
+    """A whole first hand in which South (the replay's "You") holds the two of clubs."""
+    from hearts import Match, parse_card
+    from hearts.record import dumps_record
+
+    two = parse_card("2C")
+    for seed in range(1, 200):
+        match = Match(seed=seed)
+        for seat in range(4):
+            match.confirm_pass(seat, list(match.view(seat).hand)[-3:])
+        if two not in match.view(0).hand:
+            continue
+        while match.phase.value == "playing":
+            match.play(match.legal_moves()[0])
+        return dumps_record(match)
+    raise AssertionError("no seed gives South the two of clubs")
+
+
+def test_replay_captions_agree_with_you(page: Page, server: object) -> None:
+    page.goto(server.url + "/replay")  # type: ignore[attr-defined]
+    page.fill("#replay-json", record_where_south_leads())
+    page.click("#btn-replay-load")
+    expect(page.locator("#replay-view")).to_be_visible()
+    captions = []
+    while page.locator("#btn-next").is_enabled():
+        page.click("#btn-next")
+        captions.append(page.locator("#replay-caption").text_content() or "")
+    text = " ".join(captions)
+    assert "You lead." in text
+    assert "You leads" not in text and "You wins" not in text

@@ -118,6 +118,8 @@ function onState(msg) {
     showScreen("start");
   }
 
+  // A message about the previous step (choosing the pass, say) is stale once the phase moves on.
+  if (prev && next && (prev.phase !== next.phase || !!prev.awaiting_continue !== !!next.awaiting_continue)) showMessage("");
   let said = announcements(prev, next);
   if (ui.modalDepth > 0 || ui.autoPaused) said = said.filter((s) => s !== "Paused." && s !== "Resumed.");
   if (said.length && ui.screen === "game") announce(said.join(" "));
@@ -201,7 +203,8 @@ function render() {
     .filter(Boolean).join(" · ");
   $("ranked").textContent = t.ranked === false ? "Unranked" : "Ranked";
   $("ranked").dataset.ranked = String(t.ranked !== false);
-  $("prompt").textContent = t.paused ? `Paused — ${promptText(t)}` : promptText(t);
+  // The server's prompt says "Paused" itself; the page adds what to do.
+  $("prompt").textContent = t.paused ? "Paused. Press Resume to go on" : promptText(t);
 
   for (let s = 0; s < 4; s++) renderSeat($(`seat-${s}`), s, t);
   renderTrick($("trick"), t);
@@ -461,6 +464,7 @@ function wire() {
     // in the background while we choose) move the table's version on, so the one
     // we hold is often already old. The pass names its three cards, and the
     // rules refuse a second pass.
+    showMessage("");  // what was said about choosing the pass is done with
     send("confirm_pass", { cards: sortCards([...ui.selection]) }, { versioned: false });
   });
   $("btn-continue").addEventListener("click", () => send("continue"));

@@ -130,6 +130,8 @@ function onState(msg) {
     showMessage("You left the table. A bot plays your seat; you are watching.");
   }
 
+  // A message about the previous step (choosing the pass, say) is stale once the phase moves on.
+  if (prev && prev.phase !== next.phase) showMessage("");
   const names = players(next);
   let said = [];
   if (seating(prev) && !seating(next)) said.push("The match has started.");
@@ -485,6 +487,7 @@ function wire() {
     if (ui.selection.size !== 3) { showMessage("Choose exactly three cards to pass.", "error"); return; }
     // Unversioned: the others' passes move the version on while we choose;
     // the pass names its cards, and the rules refuse a second one.
+    showMessage("");  // what was said about choosing the pass is done with
     send("confirm_pass", { cards: sortCards([...ui.selection]) });
   });
   $("btn-claim").addEventListener("click", () => send("claim"));
