@@ -246,3 +246,21 @@ def test_replay_captions_agree_with_you(page: Page, server: object) -> None:
     text = " ".join(captions)
     assert "You lead." in text
     assert "You leads" not in text and "You wins" not in text
+
+
+def test_new_match_screen_pauses_the_table(page: Page) -> None:
+    states = received_states(page)
+    page.reload()
+    game_started(page)
+    page.click("#btn-new-match")
+    expect(page.locator("#start")).to_be_visible()
+    expect(page.locator("#btn-play")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert states[-1].get("paused") is True, "the table runs while the start screen is open"
+    # Back to the match: it runs again, and Pause is not left pressed.
+    page.click("#btn-play")
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#btn-pause")).to_have_text("Pause")
+    page.wait_for_timeout(300)
+    assert states[-1].get("paused") is False
+    assert wait_turn(page) == "turn"

@@ -28,6 +28,7 @@ const ui = {
   wantGame: false,         // show the table when the next match state arrives
   userPaused: false,
   autoPaused: false,       // we paused because a dialog opened
+  startPaused: false,      // we paused because the start screen was opened over the match
   modalDepth: 0,
   pendingLevel: null,      // a new_match waiting for confirm_abandon
   undoWarned: false,
@@ -103,7 +104,7 @@ function onState(msg) {
     if (moved) ui.hintPending = false;
     if (next.pace) setPaceButtons(next.pace);
     if (!next.paused) ui.userPaused = false;
-    if (next.paused && ui.modalDepth === 0) ui.userPaused = true;
+    if (next.paused && ui.modalDepth === 0 && !ui.startPaused) ui.userPaused = true;
   }
   clock.ms = next && Number.isFinite(next.elapsed_ms) ? next.elapsed_ms : 0;
   clock.at = performance.now();
@@ -121,7 +122,7 @@ function onState(msg) {
   // A message about the previous step (choosing the pass, say) is stale once the phase moves on.
   if (prev && next && (prev.phase !== next.phase || !!prev.awaiting_continue !== !!next.awaiting_continue)) showMessage("");
   let said = announcements(prev, next);
-  if (ui.modalDepth > 0 || ui.autoPaused) said = said.filter((s) => s !== "Paused." && s !== "Resumed.");
+  if (ui.modalDepth > 0 || ui.autoPaused || ui.startPaused) said = said.filter((s) => s !== "Paused." && s !== "Resumed.");
   if (said.length && ui.screen === "game") announce(said.join(" "));
   render();
 }
@@ -435,7 +436,29 @@ async function exportRecord() {
   }
 }
 
+/** New match: the start screen over the match, which pauses (as a dialog does) while it is open. */
+function openStart() {
+  const t = table;
+  if (isActive(t) && !t.paused && ["passing", "playing"].includes(t.phase) && !ui.startPaused) {
+    ui.startPaused = true;
+    send("pause");
+  }
+  showScreen("start");
+  $("btn-start").focus();
+}
+
+/** Play: back to the match from the start screen, resumed if the start screen paused it. */
+function backToMatch() {
+  if (ui.startPaused) {
+    ui.startPaused = false;
+    if (!ui.userPaused) send("resume");
+  }
+  showScreen("game");
+  render();
+}
+
 function startMatch() {
+  ui.startPaused = false;
   ui.pendingLevel = ui.level;
   ui.wantGame = true;
   try { localStorage.setItem(LEVEL_KEY, ui.level); } catch { /* ignore */ }
@@ -450,7 +473,7 @@ function wire() {
     $(`level-${level}`).addEventListener("click", () => { ui.level = level; setLevelButtons(); });
   }
   $("btn-start").addEventListener("click", startMatch);
-  $("btn-play").addEventListener("click", () => { showScreen("game"); render(); });
+  $("btn-play").addEventListener("click", backToMatch);
 
   $("hand").addEventListener("click", (event) => {
     const btn = event.target.closest("button[data-card]");
@@ -482,7 +505,7 @@ function wire() {
     $(`pace-${pace}`).addEventListener("click", () => { setPaceButtons(pace); send("set_pace", { pace }); });
   }
   $("btn-next-hand").addEventListener("click", () => send("next_hand"));
-  $("btn-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
+  $("btn-new-match").addEventListener("click", openStart);
   $("btn-end-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
   $("btn-export").addEventListener("click", exportRecord);
   $("btn-rules").addEventListener("click", () => showRules(openModal));
