@@ -264,3 +264,26 @@ def test_new_match_screen_pauses_the_table(page: Page) -> None:
     page.wait_for_timeout(300)
     assert states[-1].get("paused") is False
     assert wait_turn(page) == "turn"
+
+
+def test_restart_hand_is_always_confirmed(page: Page) -> None:
+    game_started(page)
+    play_some(page, 1)
+    page.click("#btn-undo")  # accept the unranked notice once, with Undo
+    page.click("#btn-confirm-ok")
+    expect(page.locator("#ranked")).to_have_text("Unranked")
+    assert wait_turn(page) == "turn"
+    before = hand(page)
+    # Restart now asks every time; Cancel changes nothing.
+    page.click("#btn-restart")
+    expect(page.locator("#dlg-confirm")).to_be_visible()
+    expect(page.locator("#confirm-title")).to_have_text("Restart this hand?")
+    page.click("#btn-confirm-cancel")
+    expect(page.locator("#dlg-confirm")).to_be_hidden()
+    expect(page.locator("body")).to_have_attribute("data-phase", "playing")
+    assert wait_turn(page) == "turn"
+    assert hand(page) == before
+    page.click("#btn-restart")
+    page.click("#btn-confirm-ok")
+    expect(page.locator("body")).to_have_attribute("data-phase", "passing")
+    expect(page.locator(HAND)).to_have_count(13)

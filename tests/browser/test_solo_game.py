@@ -388,9 +388,12 @@ def test_undo_and_restart_hand(page: Page) -> None:
     assert wait_turn(page) == "turn"
     assert first in playable(page)
 
-    # Play on a little, then Restart hand: no second notice, back to the deal.
+    # Play on a little, then Restart hand: no second unranked notice, but it is
+    # confirmed (it throws the hand away), then back to the deal.
     play_some(page, 2)
     page.click("#btn-restart")
+    expect(page.locator("#confirm-title")).to_have_text("Restart this hand?")
+    page.click("#btn-confirm-ok")
     expect(page.locator("#dlg-confirm")).to_be_hidden()
     expect(page.locator("body")).to_have_attribute("data-phase", "passing")
     expect(page.locator("#prompt")).to_have_text("Pass three cards to Robin")

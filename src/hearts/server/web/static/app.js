@@ -369,16 +369,27 @@ function moveFocus(event) {
 
 async function withUnrankedNotice(type) {
   const t = table;
+  const restart = type === "restart_hand";
+  let yes = null;
   if (t && t.ranked !== false && !t.used_undo && !ui.undoWarned) {
-    const what = type === "undo" ? "Undo" : "Restart hand";
-    const yes = await confirmDialog({
+    const what = restart ? "Restart hand" : "Undo";
+    yes = await confirmDialog({
       title: `${what}: this match will be unranked`,
-      text: `${what} is allowed against the computer, but a match in which Undo or Restart hand is used no longer earns ranking points. It still counts in your statistics. Go ahead?`,
+      text: `${what} is allowed against the computer, but a match in which Undo or Restart hand is used no longer earns ranking points. It still counts in your statistics.${restart ? " The cards played in this hand are taken back and it starts again from the same deal." : ""} Go ahead?`,
       ok: what,
     });
-    if (!yes) return;
-    ui.undoWarned = true;
-    // Closing the notice has just sent `resume` (the dialog paused the game), so
+    if (yes) ui.undoWarned = true;
+  } else if (restart) {
+    // Restart throws the whole hand away: asked every time, not only the first.
+    yes = await confirmDialog({
+      title: "Restart this hand?",
+      text: "Every card played in this hand is taken back, and the hand starts again from the same deal, before the pass.",
+      ok: "Restart hand",
+    });
+  }
+  if (yes === false) return;
+  if (yes) {
+    // Closing the dialog has just sent `resume` (the dialog paused the game), so
     // the version we hold is already old, and the computers may move at once:
     // send it without a version. The socket keeps the order, so it comes right
     // after `resume`; going back to before our own last decision is the same
