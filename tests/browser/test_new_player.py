@@ -7,7 +7,10 @@ pauses (conftest.py), and ``/api/test/autoplay`` finishes a match quickly.
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Page, expect
 from test_solo_game import (
@@ -15,8 +18,8 @@ from test_solo_game import (
     card,
     game_started,
     hand,
-    play_some,
     play,
+    play_some,
     playable,
     start_match,
     wait_turn,
@@ -145,7 +148,8 @@ SEAT_AFTER_MOON = """async () => {
   for (let seat = 0; seat < 4; seat++) {
     const node = document.createElement("section");
     renderSeat(node, seat, table);
-    out.push([node.querySelector(".seat-points").textContent, node.querySelector(".seat-total").textContent]);
+    const text = (cls) => node.querySelector(cls).textContent;
+    out.push([text(".seat-points"), text(".seat-total")]);
   }
   return out;
 }"""
@@ -287,3 +291,59 @@ def test_restart_hand_is_always_confirmed(page: Page) -> None:
     page.click("#btn-confirm-ok")
     expect(page.locator("body")).to_have_attribute("data-phase", "passing")
     expect(page.locator(HAND)).to_have_count(13)
+
+
+def test_the_clock_stops_while_reconnecting(page: Page, server: Any) -> None:
+    game_started(page)
+    page.wait_for_function("() => document.getElementById('clock').textContent !== '0:00'")
+    server.kill()
+    expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
+    shown = page.locator("#clock").text_content()
+    page.wait_for_timeout(2200)  # the clock shows whole seconds: watch it for two
+    assert page.locator("#clock").text_content() == shown
+    server.start()
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open", timeout=20_000)
+    assert wait_turn(page) == "turn"
+
+
+def test_a_guest_chooses_the_name_shown_at_a_friends_table(
+    server: Any, people: Callable[[str], Any]
+) -> None:
+    ann, ben = people("ann"), people("ben")
+    a = ann.page
+    a.goto(server.url + "/tables/new")
+    expect(a.locator("#player-name-field")).to_be_visible()  # a guest may choose
+    a.fill("#table-name", "Tea time")
+    a.fill("#player-name", "  Ann   the Bold ")
+    with a.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
+        a.click("#btn-create")
+    assert sent.value.post_data_json["player_name"] == "Ann the Bold"
+    a.wait_for_url(re.compile(r"/t/[^/?#]+$"))
+    invite = a.url
+    expect(a.locator('#lobby-seats li[data-rel="0"]')).to_contain_text("Ann the Bold")
+
+    b = ben.page
+    b.goto(invite)
+    expect(b.locator("#seat-name-field")).to_be_visible()
+    expect(b.locator('#lobby-seats li[data-seat="0"]')).to_contain_text("Ann the Bold")
+    b.fill("#seat-name", "x" * 20 + "y")  # the field stops at 20
+    assert len(b.locator("#seat-name").input_value()) == 20
+    b.fill("#seat-name", "Ben")
+    b.click('#lobby-seats button.sit[data-seat="2"]')
+    expect(b.locator("body")).to_have_attribute("data-role", "player")
+    expect(b.locator("#seat-name-field")).to_be_hidden()
+    expect(a.locator('#lobby-seats li[data-rel="2"]')).to_contain_text("Ben")
+    # The choice is kept for the next table in this browser.
+    b.goto(server.url + "/tables/new")
+    expect(b.locator("#player-name")).to_have_value("Ben")
+
+
+def test_a_signed_in_player_on_an_empty_leaderboard(page: Page, server: Any) -> None:
+    from test_account_pages import sign_up
+
+    sign_up(page, server, "newcomer")
+    page.goto(server.url + "/leaderboard")
+    expect(page.locator("#lb-empty")).to_be_visible()
+    expect(page.locator("#lb-empty")).not_to_contain_text("Create an account")
+    expect(page.locator("#lb-empty")).to_contain_text("Finish a match")
+    expect(page.locator("#lb-me")).not_to_contain_text("Create an account")

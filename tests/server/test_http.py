@@ -172,3 +172,28 @@ def test_help_agrees_with_the_rules_and_the_friends_table(settings: Settings) ->
     # Claim and the hint's effect on ranking are explained.
     assert "What does Claim do?" in faq and "<h2>Claim</h2>" in adjudications
     assert "Undo, Restart hand or Hint" in faq
+
+
+def test_export_in_the_first_hand_says_why(client: TestClient, player: Player) -> None:
+    player.start()
+    response = client.get("/api/match/record")
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert "hand in play is left out" in detail and "everyone's cards" in detail
+
+
+def test_a_guest_names_themself_at_a_new_table(client: TestClient, player: Player) -> None:
+    from hearts.server.routes.deps import seat_name
+
+    # An account keeps its username; a guest's choice is tidied and checked.
+    assert seat_name("alice", "Queen of Hearts") == "alice"
+    assert seat_name("Guest 0269", None) == "Guest 0269"
+    assert seat_name("Guest 0269", "   ") == "Guest 0269"
+    assert seat_name("Guest 0269", "  Ann \t the  Bold ") == "Ann the Bold"
+    for bad in ("x" * 21, "Ann\x00", "Ann\u200b"):
+        with pytest.raises(ValueError):
+            seat_name("Guest 0269", bad)
+    refused = post(client, "/api/tables", {"name": "Tea", "player_name": "x" * 21})
+    assert refused.status_code == 400 and "20 characters" in refused.json()["detail"]
+    made = post(client, "/api/tables", {"name": "Tea", "player_name": "Ann"})
+    assert made.status_code == 200

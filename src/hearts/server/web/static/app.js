@@ -61,6 +61,13 @@ function onStatus(status) {
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
   if (status === "open") ui.resync = true;
+  else if (clock.running) {
+    // Cut off from the server, we cannot know the table goes on: the clock
+    // stands where it is until the next state says where it really is.
+    clock.ms += performance.now() - clock.at;
+    clock.at = performance.now();
+    clock.running = false;
+  }
 }
 
 function onPlayer(player) {

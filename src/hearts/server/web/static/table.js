@@ -10,7 +10,7 @@ import {
 import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
 import { h, renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
-import { showAccount } from "./session.js";
+import { offerSeatName, rememberSeatName, showAccount } from "./session.js";
 import { TableSocket } from "./socket.js";
 import {
   announcer, capitalise, closeDialog, formatCountdown, messenger, moveHandFocus, openDialog,
@@ -35,6 +35,7 @@ const ui = {
   pendingPlay: null,       // {seq, card, retried}: a play that may come back "stale"
   moonSentFor: null,       // the hand whose moon choice was sent
   leaving: false,
+  player: null,            // who this browser is (a guest may choose a name at the table)
 };
 // Countdowns run locally between states, from the moment the state arrived.
 const clock = { at: 0, away: [null, null, null, null], nextHand: null };
@@ -44,7 +45,7 @@ const announce = announcer("live");
 const socket = new TableSocket({
   onMessage,
   onStatus,
-  onPlayer: (player) => showAccount($("account-state"), player),
+  onPlayer: (player) => { ui.player = player; showAccount($("account-state"), player); },
   hello: () => ({ type: "hello", table: code, watch: watchOnly }),
 });
 
@@ -265,7 +266,11 @@ function renderLobby(t) {
       const button = h("button", {
         type: "button", class: "sit primary", dataset: { seat: String(abs) }, "aria-label": `Sit here: ${place}`, text: "Sit here",
       });
-      button.addEventListener("click", () => { $("lobby-message").textContent = ""; send("sit", { seat: abs }); });
+      button.addEventListener("click", () => {
+        $("lobby-message").textContent = "";
+        const chosen = $("seat-name-field").hidden ? "" : rememberSeatName($("seat-name").value);
+        send("sit", chosen ? { seat: abs, name: chosen } : { seat: abs });
+      });
       item.appendChild(button);
     }
     list.appendChild(item);
@@ -275,6 +280,9 @@ function renderLobby(t) {
     ? `Seats still empty at the start are played by the computer, at ${levelName(t.bot_level)} level.`
     : `Every seat is taken. Bots play at ${levelName(t.bot_level)} level for anyone who leaves.`;
   $("lobby-spectators").textContent = watchersText(t.spectators);
+  // A guest who may still sit down chooses the name shown at this table.
+  if (role === "visitor" && empty > 0) offerSeatName(ui.player, $("seat-name-field"), $("seat-name"));
+  else $("seat-name-field").hidden = true;
 
   $("btn-start-table").hidden = !creator;
   $("btn-stand").hidden = !(role === "player" && !t.creator);
