@@ -354,6 +354,7 @@ def test_hint_highlights_without_playing(page: Page) -> None:
     before_hand, before_trick = hand(page), trick(page)
     expect(page.locator("#btn-hint")).to_be_enabled()
     page.click("#btn-hint")
+    confirm(page)  # the first hint in a ranked match: the one-time notice
     expect(page.locator(f"{HAND}.hinted")).to_have_count(1)
     hinted = with_class(page, "hinted")[0]
     assert hinted in playable(page)
@@ -387,9 +388,12 @@ def test_undo_and_restart_hand(page: Page) -> None:
     assert wait_turn(page) == "turn"
     assert first in playable(page)
 
-    # Play on a little, then Restart hand: no second notice, back to the deal.
+    # Play on a little, then Restart hand: no second unranked notice, but it is
+    # confirmed (it throws the hand away), then back to the deal.
     play_some(page, 2)
     page.click("#btn-restart")
+    expect(page.locator("#confirm-title")).to_have_text("Restart this hand?")
+    page.click("#btn-confirm-ok")
     expect(page.locator("#dlg-confirm")).to_be_hidden()
     expect(page.locator("body")).to_have_attribute("data-phase", "passing")
     expect(page.locator("#prompt")).to_have_text("Pass three cards to Robin")
@@ -476,7 +480,7 @@ def test_review_rules_and_four_colours(page: Page) -> None:
 
     page.click("#btn-rules")
     expect(page.locator("#dlg-rules")).to_be_visible()
-    expect(page.locator("#rules-frame")).to_have_attribute("src", "/help/rules")
+    expect(page.locator("#rules-frame")).to_have_attribute("src", "/help/rules?embed=1")
     page.click("#btn-rules-close")
     expect(page.locator("#dlg-rules")).to_be_hidden()
 

@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Guard)  # outermost: headers on every answer, limits before anything
 
     app.include_router(pages.router)
+    pages.install_not_found(app)  # an unknown page gets a page; the API keeps JSON
     app.include_router(accounts.router)
     app.include_router(api.router)
     app.include_router(stats.router)

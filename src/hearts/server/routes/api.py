@@ -41,7 +41,14 @@ async def match_record(player: CurrentPlayer, registry: RegistryDep) -> dict[str
         if match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             record["hands"].pop()
     if not record["hands"]:
-        raise HTTPException(status_code=409, detail="No hand has been finished yet")
+        raise HTTPException(
+            status_code=409,
+            detail=(
+                "Nothing to export yet: a record holds finished hands only, and the hand in "
+                "play is left out because its record would show everyone's cards. "
+                "Export again once this hand is over."
+            ),
+        )
     return record
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 from typing import Annotated, Any, Final
 
 from fastapi import Depends, HTTPException, Request
@@ -97,6 +98,27 @@ def display_name(info: PlayerInfo) -> str:
         return info.name
     digits = int.from_bytes(hashlib.blake2b(info.token.encode(), digest_size=4).digest(), "big")
     return f"Guest {digits % 10000:04d}"
+
+
+GUEST_NAME: Final = re.compile(r"Guest [0-9]{4}")
+"""A guest's display name (usernames hold no space, so no account is named so)."""
+SEAT_NAME_MAX: Final = 20
+
+
+def seat_name(display: str, chosen: str | None) -> str:
+    """The name shown at a shared table: an account's username; a guest's own
+    choice when they gave one (spaces tidied, 1 to 20 printable characters),
+    else their "Guest 0269". Raises ValueError with a sentence for the player."""
+    if chosen is None or GUEST_NAME.fullmatch(display) is None:
+        return display
+    name = " ".join(chosen.split())
+    if not name:
+        return display
+    if len(name) > SEAT_NAME_MAX:
+        raise ValueError(f"A name at the table is at most {SEAT_NAME_MAX} characters")
+    if not name.isprintable():
+        raise ValueError("A name at the table may only hold letters, digits and punctuation")
+    return name
 
 
 def player_json(info: PlayerInfo | None) -> dict[str, Any] | None:

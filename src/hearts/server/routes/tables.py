@@ -9,7 +9,14 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from hearts.rules import Rules, RulesError
-from hearts.server.routes.deps import ANY_POST, CurrentPlayer, RegistryDep, display_name, refusals
+from hearts.server.routes.deps import (
+    ANY_POST,
+    CurrentPlayer,
+    RegistryDep,
+    display_name,
+    refusals,
+    seat_name,
+)
 from hearts.server.tables.seats import TableError
 
 router = APIRouter(prefix="/api")
@@ -22,6 +29,8 @@ class NewTable(BaseModel):
     bot_level: Literal["easy", "normal", "expert"] = "normal"
     rules: dict[str, Any] = Field(default_factory=dict, max_length=10)
     """House rules that differ from the standard game (RULES.md); never ranked."""
+    player_name: str | None = Field(default=None, max_length=40)
+    """A guest creator's name at this table (an account's username is used as it is)."""
 
 
 @router.post("/tables", responses=refusals(400, 401, *ANY_POST))
@@ -43,9 +52,11 @@ async def create_table(
     except (RulesError, TypeError) as error:
         raise HTTPException(status_code=400, detail=f"Bad house rule: {error}") from None
     try:
-        table = await registry.create_shared(
-            player.token, display_name(player), name, body.bot_level, rules
-        )
+        shown = seat_name(display_name(player), body.player_name)
+    except ValueError as error:
+        raise HTTPException(status_code=400, detail=str(error)) from None
+    try:
+        table = await registry.create_shared(player.token, shown, name, body.bot_level, rules)
     except TableError as error:
         raise HTTPException(status_code=400, detail=error.message) from None
     code = table.data.code or ""

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hearts.cards import parse_card
+from hearts.server.routes.deps import seat_name
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.seats import TableError
 from hearts.server.tables.table import Listener, Table
@@ -163,7 +164,11 @@ def shared_table(conn: Connection) -> Table:
 
 async def sit(conn: Connection, msg: m.Sit) -> None:
     table = shared_table(conn)
-    await table.sit(conn.token, conn.name, msg.seat, conn.send)
+    try:
+        name = seat_name(conn.name, msg.name)
+    except ValueError as error:
+        raise TableError("bad_name", str(error)) from None
+    await table.sit(conn.token, name, msg.seat, conn.send)
     conn.watching = False
 
 

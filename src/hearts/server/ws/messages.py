@@ -94,6 +94,8 @@ class NextHand(Intent):
 class Sit(Intent):
     type: Literal["sit"]
     seat: int = Field(ge=0, le=3)
+    name: str | None = Field(default=None, max_length=40)
+    """A guest's name at this table (an account's username is used as it is)."""
 
 
 class Stand(Intent):

@@ -5,7 +5,7 @@ import { normCard, sortCards } from "./cards.js";
 import {
   announcements, completedTricks, hasMatch, isActive, isMyTurn, isOver, listCards, players, promptText,
 } from "./model.js";
-import { choosePassCard, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
+import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
 import { renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { showAccount, signOut } from "./session.js";
 import { TableSocket } from "./socket.js";
@@ -28,9 +28,12 @@ const ui = {
   wantGame: false,         // show the table when the next match state arrives
   userPaused: false,
   autoPaused: false,       // we paused because a dialog opened
+  startPaused: false,      // we paused because the start screen was opened over the match
   modalDepth: 0,
   pendingLevel: null,      // a new_match waiting for confirm_abandon
   undoWarned: false,
+  hintWarned: false,       // the one-time "a hint unranks this match" notice was accepted
+  hintPending: false,      // a hint asked for and not answered yet (one at a time)
 };
 const clock = { ms: 0, at: 0, running: false };
 
@@ -58,6 +61,13 @@ function onStatus(status) {
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
   if (status === "open") ui.resync = true;
+  else if (clock.running) {
+    // Cut off from the server, we cannot know the table goes on: the clock
+    // stands where it is until the next state says where it really is.
+    clock.ms += performance.now() - clock.at;
+    clock.at = performance.now();
+    clock.running = false;
+  }
 }
 
 function onPlayer(player) {
@@ -97,9 +107,11 @@ function onState(msg) {
       prev.phase !== next.phase || prev.turn !== next.turn || (prev.hand || []).length !== (next.hand || []).length;
     if (moved) ui.hint = [];
     if (prev && (prev.match_id !== next.match_id || prev.hand_number !== next.hand_number)) ui.undoWarned = false;
+    if (prev && prev.match_id !== next.match_id) ui.hintWarned = false;
+    if (moved) ui.hintPending = false;
     if (next.pace) setPaceButtons(next.pace);
     if (!next.paused) ui.userPaused = false;
-    if (next.paused && ui.modalDepth === 0) ui.userPaused = true;
+    if (next.paused && ui.modalDepth === 0 && !ui.startPaused) ui.userPaused = true;
   }
   clock.ms = next && Number.isFinite(next.elapsed_ms) ? next.elapsed_ms : 0;
   clock.at = performance.now();
@@ -114,13 +126,16 @@ function onState(msg) {
     showScreen("start");
   }
 
+  // A message about the previous step (choosing the pass, say) is stale once the phase moves on.
+  if (prev && next && (prev.phase !== next.phase || !!prev.awaiting_continue !== !!next.awaiting_continue)) showMessage("");
   let said = announcements(prev, next);
-  if (ui.modalDepth > 0 || ui.autoPaused) said = said.filter((s) => s !== "Paused." && s !== "Resumed.");
+  if (ui.modalDepth > 0 || ui.autoPaused || ui.startPaused) said = said.filter((s) => s !== "Paused." && s !== "Resumed.");
   if (said.length && ui.screen === "game") announce(said.join(" "));
   render();
 }
 
 function onHint(msg) {
+  ui.hintPending = false;
   ui.hint = sortCards(msg.cards);
   render();
   if (ui.hint.length) {
@@ -134,6 +149,13 @@ function onHint(msg) {
 }
 
 function onError(msg) {
+  ui.hintPending = false;
+  if (msg.code === "confirm_unranked") {
+    // The server wants the consent our notice asks for (another tab, or a state we had not seen).
+    ui.hintWarned = false;
+    askHint();
+    return;
+  }
   if (msg.code === "confirm_abandon") {
     const level = ui.pendingLevel || ui.level;
     confirmDialog({
@@ -173,7 +195,7 @@ function showScreen(name) {
 
 function render() {
   setLevelButtons();
-  if (ui.screen === "start") showScreen("start");
+  if (ui.screen === "start") { showScreen("start"); keepFocus([$("btn-start")]); }
   if (!hasMatch(table)) return;
   const t = table;
   const passing = t.phase === "passing" && Number.isInteger(t.pass_to);
@@ -189,7 +211,8 @@ function render() {
     .filter(Boolean).join(" · ");
   $("ranked").textContent = t.ranked === false ? "Unranked" : "Ranked";
   $("ranked").dataset.ranked = String(t.ranked !== false);
-  $("prompt").textContent = t.paused ? `Paused — ${promptText(t)}` : promptText(t);
+  // The server's prompt says "Paused" itself; the page adds what to do.
+  $("prompt").textContent = t.paused ? "Paused. Press Resume to go on" : promptText(t);
 
   for (let s = 0; s < 4; s++) renderSeat($(`seat-${s}`), s, t);
   renderTrick($("trick"), t);
@@ -201,13 +224,12 @@ function render() {
   passBtn.disabled = ui.selection.size !== 3;
   passBtn.textContent = "Pass";
   $("btn-continue").hidden = !t.awaiting_continue;
-  const claim = $("btn-claim");
-  claim.hidden = t.phase !== "playing";
-  claim.disabled = !t.can_claim;
+  // Claim appears only when it is possible (its title and the help say what it does).
+  $("btn-claim").hidden = !(t.phase === "playing" && t.can_claim && !t.awaiting_continue);
 
   // Controls.
   const active = isActive(t);
-  $("btn-hint").disabled = !(active && ((passing && !confirmed) || (isMyTurn(t) && !t.awaiting_continue)));
+  $("btn-hint").disabled = ui.hintPending || !(active && ((passing && !confirmed) || (isMyTurn(t) && !t.awaiting_continue)));
   $("btn-undo").disabled = !(active && t.can_undo);
   $("btn-restart").disabled = !(active && (t.phase === "passing" || t.phase === "playing"));
   $("btn-review").disabled = !hasMatch(t);
@@ -233,6 +255,15 @@ function render() {
       if (inHand) (matchOver ? $("btn-end-new-match") : $("btn-next-hand")).focus();
     }
   }
+  if (ui.screen === "game") keepFocus(focusOrder(t));
+}
+
+/** Where the next decision is: what gets focus when the screen changed under it. */
+function focusOrder(t) {
+  if (t.awaiting_continue) return [$("btn-continue"), $("hand")];
+  if (t.phase === "hand_over") return [$("btn-next-hand")];
+  if (t.phase === "match_over") return [$("btn-end-new-match")];
+  return [$("hand"), $("btn-pass")];
 }
 
 function renderMatchOver(t) {
@@ -242,7 +273,7 @@ function renderMatchOver(t) {
   // The server says what the match earned (it knows who is ranked); the page does not guess.
   const points = t.ranking_points;
   let ranking;
-  if (t.ranked === false) ranking = "Undo or Restart hand was used, so this match earns no ranking points.";
+  if (t.ranked === false) ranking = "Undo, Restart hand or a hint was used, so this match earns no ranking points.";
   else if (Number.isInteger(points) && points > 0) ranking = `You earn ${points} ranking points.`;
   else if (w === 0) ranking = Number.isInteger(points) ? "This match earns no ranking points." : "";
   else ranking = "No ranking points this time. Lowest total wins: try again!";
@@ -345,16 +376,27 @@ function moveFocus(event) {
 
 async function withUnrankedNotice(type) {
   const t = table;
+  const restart = type === "restart_hand";
+  let yes = null;
   if (t && t.ranked !== false && !t.used_undo && !ui.undoWarned) {
-    const what = type === "undo" ? "Undo" : "Restart hand";
-    const yes = await confirmDialog({
+    const what = restart ? "Restart hand" : "Undo";
+    yes = await confirmDialog({
       title: `${what}: this match will be unranked`,
-      text: `${what} is allowed against the computer, but a match in which Undo or Restart hand is used no longer earns ranking points. It still counts in your statistics. Go ahead?`,
+      text: `${what} is allowed against the computer, but a match in which Undo or Restart hand is used no longer earns ranking points. It still counts in your statistics.${restart ? " The cards played in this hand are taken back and it starts again from the same deal." : ""} Go ahead?`,
       ok: what,
     });
-    if (!yes) return;
-    ui.undoWarned = true;
-    // Closing the notice has just sent `resume` (the dialog paused the game), so
+    if (yes) ui.undoWarned = true;
+  } else if (restart) {
+    // Restart throws the whole hand away: asked every time, not only the first.
+    yes = await confirmDialog({
+      title: "Restart this hand?",
+      text: "Every card played in this hand is taken back, and the hand starts again from the same deal, before the pass.",
+      ok: "Restart hand",
+    });
+  }
+  if (yes === false) return;
+  if (yes) {
+    // Closing the dialog has just sent `resume` (the dialog paused the game), so
     // the version we hold is already old, and the computers may move at once:
     // send it without a version. The socket keeps the order, so it comes right
     // after `resume`; going back to before our own last decision is the same
@@ -363,6 +405,28 @@ async function withUnrankedNotice(type) {
     return;
   }
   send(type);
+}
+
+/**
+ * Hint: the Expert's advice. In a ranked match the first one makes the match
+ * unranked, so it is asked once, as for Undo; the consent travels with the
+ * request (`accept_unranked`). One hint at a time.
+ */
+async function askHint() {
+  const t = table;
+  if (!hasMatch(t) || ui.hintPending) return;
+  const ranked = t.ranked !== false;
+  if (ranked && !ui.hintWarned) {
+    const yes = await confirmDialog({
+      title: "Hint: this match will be unranked",
+      text: "A hint is the Expert's advice, whatever your opponents' level. In a ranked match, the first hint makes the match unranked: it earns no ranking points, and your statistics count it with the unranked matches. Go ahead?",
+      ok: "Show a hint",
+    });
+    if (!yes) return;
+    ui.hintWarned = true;
+  }
+  ui.hintPending = send("hint", ranked ? { accept_unranked: true } : {}) !== null;
+  render();
 }
 
 async function exportRecord() {
@@ -390,7 +454,29 @@ async function exportRecord() {
   }
 }
 
+/** New match: the start screen over the match, which pauses (as a dialog does) while it is open. */
+function openStart() {
+  const t = table;
+  if (isActive(t) && !t.paused && ["passing", "playing"].includes(t.phase) && !ui.startPaused) {
+    ui.startPaused = true;
+    send("pause");
+  }
+  showScreen("start");
+  $("btn-start").focus();
+}
+
+/** Play: back to the match from the start screen, resumed if the start screen paused it. */
+function backToMatch() {
+  if (ui.startPaused) {
+    ui.startPaused = false;
+    if (!ui.userPaused) send("resume");
+  }
+  showScreen("game");
+  render();
+}
+
 function startMatch() {
+  ui.startPaused = false;
   ui.pendingLevel = ui.level;
   ui.wantGame = true;
   try { localStorage.setItem(LEVEL_KEY, ui.level); } catch { /* ignore */ }
@@ -405,7 +491,7 @@ function wire() {
     $(`level-${level}`).addEventListener("click", () => { ui.level = level; setLevelButtons(); });
   }
   $("btn-start").addEventListener("click", startMatch);
-  $("btn-play").addEventListener("click", () => { showScreen("game"); render(); });
+  $("btn-play").addEventListener("click", backToMatch);
 
   $("hand").addEventListener("click", (event) => {
     const btn = event.target.closest("button[data-card]");
@@ -419,11 +505,12 @@ function wire() {
     // in the background while we choose) move the table's version on, so the one
     // we hold is often already old. The pass names its three cards, and the
     // rules refuse a second pass.
+    showMessage("");  // what was said about choosing the pass is done with
     send("confirm_pass", { cards: sortCards([...ui.selection]) }, { versioned: false });
   });
   $("btn-continue").addEventListener("click", () => send("continue"));
   $("btn-claim").addEventListener("click", () => send("claim"));
-  $("btn-hint").addEventListener("click", () => send("hint"));
+  $("btn-hint").addEventListener("click", askHint);
   $("btn-undo").addEventListener("click", () => withUnrankedNotice("undo"));
   $("btn-restart").addEventListener("click", () => withUnrankedNotice("restart_hand"));
   $("btn-review").addEventListener("click", () => openReview(false));
@@ -436,7 +523,7 @@ function wire() {
     $(`pace-${pace}`).addEventListener("click", () => { setPaceButtons(pace); send("set_pace", { pace }); });
   }
   $("btn-next-hand").addEventListener("click", () => send("next_hand"));
-  $("btn-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
+  $("btn-new-match").addEventListener("click", openStart);
   $("btn-end-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
   $("btn-export").addEventListener("click", exportRecord);
   $("btn-rules").addEventListener("click", () => showRules(openModal));

@@ -69,18 +69,21 @@ function drawMe(me, player) {
     const link = el("a", `#${me.rank}`, { href: `${pageHref(me.page || 1)}#me` });
     line.append("Your position: ", link, ` with ${count(me.points)} ranking point${me.points === 1 ? "" : "s"}.`);
   } else if (player && !player.guest) {
-    line.append("You're not on the board yet: play a match to get there.");
+    line.append("You're not on the board yet: finish a match to get there.");
   } else {
     line.append("Guests don't appear here. ", el("a", "Create an account", { href: "/account" }), " to join the board.");
   }
   line.hidden = false;
 }
 
-function drawEmpty(total, page) {
+function drawEmpty(total, page, player) {
   const note = $("lb-empty");
   if (total > 0) {
     // Past the last page (an old link): offer the first one.
     note.replaceChildren(`There is nobody on page ${page}. `, el("a", "Go to the first page", { href: pageHref(1) }), ".");
+  } else if (player && !player.guest) {
+    // Signed in already: a finished match puts you on the board, not a new account.
+    note.replaceChildren("Nobody is on the board yet. ", el("a", "Finish a match", { href: "/" }), " to be the first one here!");
   }
   note.hidden = false;
 }
@@ -107,7 +110,7 @@ async function load() {
       // The rows arrive after load, so the browser could not jump to #me itself.
       if (location.hash === "#me" && $("me")) $("me").scrollIntoView({ block: "center" });
     } else {
-      drawEmpty(Number.isInteger(data.total) ? data.total : 0, page);
+      drawEmpty(Number.isInteger(data.total) ? data.total : 0, page, player);
     }
   } catch {
     $("lb-error").textContent = "The leaderboard could not be loaded. Reload the page to try again.";

@@ -3,7 +3,7 @@
 // go to the new table's page.
 
 import { BOT_LEVELS, changedRules, MOON_STYLES, PASSING, TARGETS } from "./house-rules.js";
-import { ensurePlayer, failureText, postJSON, showAccount } from "./session.js";
+import { ensurePlayer, failureText, offerSeatName, postJSON, rememberSeatName, showAccount } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_MAX = 40;
@@ -47,7 +47,10 @@ async function submit(event) {
   const button = $("btn-create");
   button.disabled = true;
   button.textContent = "Creating…";
-  const answer = await postJSON("/api/tables", { name, bot_level: chosenLevel(), rules: chosenRules() });
+  const body0 = { name, bot_level: chosenLevel(), rules: chosenRules() };
+  const playerName = $("player-name-field").hidden ? "" : rememberSeatName($("player-name").value);
+  if (playerName) body0.player_name = playerName;
+  const answer = await postJSON("/api/tables", body0);
   const body = answer.body || {};
   if (answer.ok && (typeof body.url === "string" || typeof body.code === "string")) {
     // The button stays disabled: the page is going.
@@ -69,6 +72,7 @@ async function init() {
     // A table belongs to a player: make sure this browser is one (a guest at least).
     const player = await ensurePlayer();
     showAccount($("account-state"), player);
+    offerSeatName(player, $("player-name-field"), $("player-name"));
   } catch {
     showError("The server could not be reached. Check your connection and reload the page.");
   }

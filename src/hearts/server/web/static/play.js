@@ -60,10 +60,43 @@ export function showReview(t, onlyLast, open) {
   byId("btn-review-close").focus();
 }
 
-/** The rules in their dialog (the help page is loaded the first time). */
+export const RULES_URL = "/help/rules?embed=1";
+
+/**
+ * The rules in their dialog: the article alone (no site navigation; its links
+ * open a new tab), loaded afresh each time it opens, so it always shows the rules.
+ */
 export function showRules(open) {
   const frame = byId("rules-frame");
-  if (!frame.getAttribute("src")) frame.setAttribute("src", "/help/rules");
+  frame.setAttribute("src", RULES_URL);
   open(byId("dlg-rules"));
   byId("btn-rules-close").focus();
+}
+
+/** Is `node` shown (not hidden, nor inside something hidden)? */
+function shown(node) {
+  return !!node && node.isConnected && node.getClientRects().length > 0;
+}
+
+/**
+ * After an action changes the screen (Start, Pass, Continue, Next hand), the
+ * button that had focus is often gone and focus falls to the page's body. Put
+ * it where the next decision is: the first shown, enabled element of
+ * `candidates` (for a card hand, its one card in the Tab order). Focus the
+ * person put somewhere that is still shown is left alone, and so is an open dialog.
+ */
+export function keepFocus(candidates) {
+  const active = document.activeElement;
+  if (active && active !== document.body && shown(active)) return;
+  if (document.querySelector("dialog[open]")) return;
+  for (const node of candidates) {
+    if (!shown(node)) continue;
+    const target = node.matches("button, a, input, [tabindex]")
+      ? node
+      : node.querySelector('[tabindex="0"], button:not([disabled])');
+    if (target && shown(target) && !target.disabled) {
+      target.focus({ preventScroll: true });
+      return;
+    }
+  }
 }

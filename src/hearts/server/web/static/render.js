@@ -39,10 +39,21 @@ export function cardList(cards) {
 
 // ---- seats -------------------------------------------------------------------
 
+/**
+ * Each seat's points this hand: the cards taken while it is played, and once
+ * it is scored the hand's score (a moon applied), as the summary shows it.
+ */
+export function handPoints(table) {
+  const scored = table.phase === "hand_over" || table.phase === "match_over";
+  const lh = table.last_hand;
+  if (scored && lh && Array.isArray(lh.points)) return arr4(lh.points);
+  return arr4(table.points_taken);
+}
+
 export function renderSeat(node, seat, table) {
   const names = players(table);
   const left = arr4(table.cards_left, 13)[seat];
-  const points = arr4(table.points_taken)[seat];
+  const points = handPoints(table)[seat];
   const total = arr4(table.totals)[seat];
   const turn = table.phase === "playing" && table.turn === seat;
   const mine = isViewer(table, seat);

@@ -90,6 +90,11 @@ function drawTrick(trick) {
   }
 }
 
+/** "You lead", "Robin leads": the verb agrees with its subject. */
+function verb(subject, third, plain) {
+  return subject === "You" ? plain : third;
+}
+
 function draw() {
   const step = steps[index];
   const hand = hands[step.hand];
@@ -114,8 +119,8 @@ function draw() {
     title = `${pos}, trick ${step.trick + 1} of ${hand.tricks.length}`;
     const leader = Number.isInteger(t.leader) ? names[t.leader] : "?";
     const winner = Number.isInteger(t.winner) ? names[t.winner] : null;
-    caption = `${leader} leads. ` + t.cards.map(([s, c]) => `${names[s]}: ${cardName(c, false)}`).join(", ") + "." +
-      (winner ? ` ${winner} wins it (${t.points} point${t.points === 1 ? "" : "s"}).` : "");
+    caption = `${leader} ${verb(leader, "leads", "lead")}. ` + t.cards.map(([s, c]) => `${names[s]}: ${cardName(c, false)}`).join(", ") + "." +
+      (winner ? ` ${winner} ${verb(winner, "wins", "win")} it (${t.points} point${t.points === 1 ? "" : "s"}).` : "");
     drawTrick(t);
     const left = remaining(hand, step.trick);
     for (let s = 0; s < 4; s++) seatsNode.appendChild(seatBox(s, left[s], { hidden: s !== 0 }));

@@ -148,3 +148,32 @@ async function defaultSignOut() {
   await signOut();
   location.reload();
 }
+
+// ---- a guest's name at a table with friends -----------------------------------
+
+const SEAT_NAME_KEY = "hearts.seatName";
+
+/** The name this browser last chose for tables with friends ("" if none). */
+export function savedSeatName() {
+  try { return localStorage.getItem(SEAT_NAME_KEY) || ""; } catch { return ""; }
+}
+
+/** Keep `name` (tidied) for next time; returns it. */
+export function rememberSeatName(name) {
+  const tidy = String(name || "").split(/\s+/).filter(Boolean).join(" ").slice(0, 20);
+  try {
+    if (tidy) localStorage.setItem(SEAT_NAME_KEY, tidy);
+    else localStorage.removeItem(SEAT_NAME_KEY);
+  } catch { /* private mode */ }
+  return tidy;
+}
+
+/**
+ * A guest may choose the name the others see at a table (an account shows its
+ * username): the field is shown to guests only, filled with the last choice.
+ */
+export function offerSeatName(player, field, input) {
+  const guest = !player || player.guest;
+  field.hidden = !guest;
+  if (guest && !input.value) input.value = savedSeatName();
+}

@@ -7,10 +7,10 @@ import { hasHouseRules, levelName, rulesSummary } from "./house-rules.js";
 import {
   announcements, completedTricks, isMyTurn, isOver, isViewer, listCards, players, promptText, watching, whoIs,
 } from "./model.js";
-import { choosePassCard, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
+import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
 import { h, renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
-import { showAccount } from "./session.js";
+import { offerSeatName, rememberSeatName, showAccount } from "./session.js";
 import { TableSocket } from "./socket.js";
 import {
   announcer, capitalise, closeDialog, formatCountdown, messenger, moveHandFocus, openDialog,
@@ -35,6 +35,7 @@ const ui = {
   pendingPlay: null,       // {seq, card, retried}: a play that may come back "stale"
   moonSentFor: null,       // the hand whose moon choice was sent
   leaving: false,
+  player: null,            // who this browser is (a guest may choose a name at the table)
 };
 // Countdowns run locally between states, from the moment the state arrived.
 const clock = { at: 0, away: [null, null, null, null], nextHand: null };
@@ -44,7 +45,7 @@ const announce = announcer("live");
 const socket = new TableSocket({
   onMessage,
   onStatus,
-  onPlayer: (player) => showAccount($("account-state"), player),
+  onPlayer: (player) => { ui.player = player; showAccount($("account-state"), player); },
   hello: () => ({ type: "hello", table: code, watch: watchOnly }),
 });
 
@@ -130,6 +131,8 @@ function onState(msg) {
     showMessage("You left the table. A bot plays your seat; you are watching.");
   }
 
+  // A message about the previous step (choosing the pass, say) is stale once the phase moves on.
+  if (prev && prev.phase !== next.phase) showMessage("");
   const names = players(next);
   let said = [];
   if (seating(prev) && !seating(next)) said.push("The match has started.");
@@ -263,7 +266,11 @@ function renderLobby(t) {
       const button = h("button", {
         type: "button", class: "sit primary", dataset: { seat: String(abs) }, "aria-label": `Sit here: ${place}`, text: "Sit here",
       });
-      button.addEventListener("click", () => { $("lobby-message").textContent = ""; send("sit", { seat: abs }); });
+      button.addEventListener("click", () => {
+        $("lobby-message").textContent = "";
+        const chosen = $("seat-name-field").hidden ? "" : rememberSeatName($("seat-name").value);
+        send("sit", chosen ? { seat: abs, name: chosen } : { seat: abs });
+      });
       item.appendChild(button);
     }
     list.appendChild(item);
@@ -273,6 +280,9 @@ function renderLobby(t) {
     ? `Seats still empty at the start are played by the computer, at ${levelName(t.bot_level)} level.`
     : `Every seat is taken. Bots play at ${levelName(t.bot_level)} level for anyone who leaves.`;
   $("lobby-spectators").textContent = watchersText(t.spectators);
+  // A guest who may still sit down chooses the name shown at this table.
+  if (role === "visitor" && empty > 0) offerSeatName(ui.player, $("seat-name-field"), $("seat-name"));
+  else $("seat-name-field").hidden = true;
 
   $("btn-start-table").hidden = !creator;
   $("btn-stand").hidden = !(role === "player" && !t.creator);
@@ -325,9 +335,8 @@ function renderGame(t) {
   const passBtn = $("btn-pass");
   passBtn.hidden = !(player && passing && !confirmed);
   passBtn.disabled = ui.selection.size !== 3;
-  const claim = $("btn-claim");
-  claim.hidden = !(player && t.phase === "playing");
-  claim.disabled = !t.can_claim;
+  // Claim appears only when it is possible (its title and the help say what it does).
+  $("btn-claim").hidden = !(player && t.phase === "playing" && t.can_claim);
 
   $("btn-hint").hidden = !player;
   $("btn-hint").disabled = !(player && !finished && ((passing && !confirmed) || isMyTurn(t)));
@@ -350,6 +359,8 @@ function renderGame(t) {
     }
   }
   renderMoonChoice(t);
+  // Focus goes where the next decision is when the screen changed under it.
+  if (player) keepFocus(over ? [$("btn-next-hand"), $("hand")] : [$("hand"), $("btn-pass")]);
 }
 
 /** Presence under a seat: a Bot badge, away with a countdown, a bot playing for someone. */
@@ -484,6 +495,7 @@ function wire() {
     if (ui.selection.size !== 3) { showMessage("Choose exactly three cards to pass.", "error"); return; }
     // Unversioned: the others' passes move the version on while we choose;
     // the pass names its cards, and the rules refuse a second one.
+    showMessage("");  // what was said about choosing the pass is done with
     send("confirm_pass", { cards: sortCards([...ui.selection]) });
   });
   $("btn-claim").addEventListener("click", () => send("claim"));
