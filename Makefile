@@ -32,9 +32,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Debian's Chromium for the browser tests (installed with apt-get when missing, as root).
+# Debian's Chromium for the browser tests (installed with apt-get when missing, as root), and
+# axe-core from the npm registry (pinned, tests/browser/axe) for the accessibility tests.
 browser:
 	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-axe.sh
 
 # Debian's PostgreSQL server and Redis for tests/scale (installed with apt-get when missing, as
 # root). The tests start their own throwaway instances on loopback ports and stop them afterwards.

@@ -173,6 +173,14 @@ def page(server: Server) -> Iterator[object]:
     assert errors == [], f"errors on the page: {errors}"
 
 
+@pytest.fixture
+def chromium_options() -> dict[str, Any]:
+    """What ``playwright.chromium.launch`` needs to start Debian's Chromium as the tests do."""
+    executable = chromium_path()
+    assert executable is not None
+    return {"executable_path": executable, "headless": True, "args": CHROMIUM_FLAGS}
+
+
 def screenshot(page: object, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]

@@ -69,7 +69,7 @@ CODES: Final = {
     "hello_first", "bad_json", "bad_message", "unknown_type", "too_large", "stale",
     "illegal", "not_your_turn", "not_now", "paused", "finished", "confirm_abandon",
     "no_match", "no_table", "seat_taken", "already_seated", "not_creator", "not_seated",
-    "not_allowed", "too_fast", "confirm_unranked", "busy", "bad_name",
+    "not_allowed", "too_fast", "confirm_unranked", "busy", "bad_name", "unavailable",
 }  # fmt: skip
 SYNC: Final = "__fuzz_sync__"
 """An unknown type: its error (with its own ``seq``) ends the answers to one message."""

@@ -243,10 +243,11 @@ class Table:
                 await self._save_clock()
         await self.sync_presence()
         async with self.lock:
-            if self.shared and self.position(self.subscribers[listener])[0] is None:
+            subscriber = self.subscribers.get(listener)  # gone already if it closed meanwhile
+            if subscriber is not None and self.shared and self.position(subscriber)[0] is None:
                 self.broadcast()  # everyone sees the count of spectators change
-            elif listener in self.subscribers:
-                listener(self.state_for(self.subscribers[listener]))
+            elif subscriber is not None:
+                listener(self.state_for(subscriber))
             if not self.turns.busy():
                 self.turns.schedule()  # a table restored after a restart picks up here
             self.turns.schedule_grace()

@@ -154,7 +154,6 @@ export function renderHand(node, table, ui) {
     const btn = h("button", {
       type: "button",
       class: `card ${suitClass(c)}`,
-      "aria-label": cardName(c),
       "aria-pressed": passing && !confirmed ? String(selected) : null,
       "aria-disabled": unavailable ? "true" : null,
       "aria-describedby": received.has(c) ? "desc-received" : (hint.has(c) ? "desc-hint" : null),
@@ -166,6 +165,9 @@ export function renderHand(node, table, ui) {
     btn.classList.toggle("received", received.has(c));
     btn.classList.toggle("hinted", hint.has(c));
     btn.appendChild(cardFace(c));
+    // The name comes from this text, not from an aria-label: what a screen reader
+    // says then matches what is seen (the face itself is hidden from it).
+    btn.appendChild(h("span", { class: "visually-hidden", text: cardName(c) }));
     if (received.has(c)) btn.appendChild(h("span", { class: "card-badge", "aria-hidden": "true", text: "new" }));
     node.appendChild(btn);
   });
