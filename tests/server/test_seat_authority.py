@@ -40,6 +40,14 @@ def create(client: TestClient) -> str:
     return code
 
 
+def guests(client: TestClient, count: int) -> list[TestClient]:
+    """``count`` browsers of their own, each a guest."""
+    made = [browser(client) for _ in range(count)]
+    for each in made:
+        new_guest(each)
+    return made
+
+
 class Tab:
     """A socket of one person: sends intents, reads everything up to a marker."""
 
@@ -49,8 +57,12 @@ class Tab:
         stack.callback(self.stack.close)
         self.player = Player(self.stack.enter_context(connect(client)))
         self.watch = watch
+        self.expected: int | None = None
+        """The seat this tab was last seen to show (the random test's model)."""
         self.marker = 0
         self.last: Table = {}
+        self.unchecked: list[dict[str, Any]] = []
+        """Every message drained and not yet looked at by the random test's check."""
         self.send("hello", table=code, watch=watch)
 
     def send(self, kind: str, **fields: Any) -> None:
@@ -64,6 +76,7 @@ class Tab:
         while True:
             message = self.player.receive()
             if message["type"] == "error" and message["seq"] == -self.marker:
+                self.unchecked += messages
                 return messages
             messages.append(message)
             if message["type"] == "state" and message["table"] is not None:
@@ -81,9 +94,7 @@ def absolute(table: Table, relative: int) -> int:
 def test_a_second_tab_follows_its_player_to_another_seat(app_client: TestClient) -> None:
     """Tab B was on seat 1; its player stood and sat at seat 3; a friend sat at seat 1:
     B must see seat 3's cards, never the friend's, and B's pass is the player's."""
-    ann_client, me, friend = browser(app_client), browser(app_client), browser(app_client)
-    for each in (ann_client, me, friend):
-        new_guest(each)
+    ann_client, me, friend = guests(app_client, 3)
     code = create(ann_client)
     with ExitStack() as stack:
         ann = Tab(stack, ann_client, code)
@@ -116,9 +127,7 @@ def test_a_second_tab_follows_its_player_to_another_seat(app_client: TestClient)
 
 def test_standing_up_leaves_no_tab_behind_on_a_computer_seat(app_client: TestClient) -> None:
     """Sit, open a tab, stand, three times: no tab of that person sees a computer's hand."""
-    ann_client, me = browser(app_client), browser(app_client)
-    for each in (ann_client, me):
-        new_guest(each)
+    ann_client, me = guests(app_client, 2)
     code = create(ann_client)
     with ExitStack() as stack:
         ann = Tab(stack, ann_client, code)
@@ -148,9 +157,7 @@ def test_standing_up_leaves_no_tab_behind_on_a_computer_seat(app_client: TestCli
 
 
 def test_after_leaving_no_tab_plays_for_the_computer(app_client: TestClient) -> None:
-    ann_client, me = browser(app_client), browser(app_client)
-    for each in (ann_client, me):
-        new_guest(each)
+    ann_client, me = guests(app_client, 2)
     code = create(ann_client)
     with ExitStack() as stack:
         ann = Tab(stack, ann_client, code)
@@ -163,10 +170,12 @@ def test_after_leaving_no_tab_plays_for_the_computer(app_client: TestClient) -> 
         ann.drain()
         hand = b.drain()[-1]["table"]["hand"]
         a.send("leave")
-        a.drain()
         for tab in (a, b):
+            # States sent before the leave (the computers passing) may come first;
+            # from the leave's own state on, each tab only watches.
             states = [m["table"] for m in tab.drain() if m["type"] == "state"]
-            assert states and all(t["hand"] == [] and t["you"] is None for t in states)
+            left = next(i for i, t in enumerate(states) if t["you"] is None)
+            assert all(t["hand"] == [] and t["you"] is None for t in states[left:])
             assert tab.last["role"] == "spectator"
         for intent, fields in (
             ("confirm_pass", {"cards": hand[:3]}),
@@ -220,16 +229,27 @@ def test_random_tabs_only_ever_see_their_players_seat(
     intents = refused = 0
 
     def check(person: Person, tab: Tab) -> None:
-        for message in tab.drain():
-            assert message["type"] in ("state", "error"), message
-            if message["type"] == "error":
-                continue
-            table = message["table"]
-            expected = None if tab.watch else person.seat
+        """Every state the tab got since the last check shows the seat its person held:
+        the seat before this step's action, then (once the action took effect, and for
+        good) the seat after it. Sockets are first in, first out, so a state sent before
+        the action may still be read after it, never one sent after."""
+        new = None if tab.watch else person.seat
+        old = tab.expected
+        switched = old == new
+        tab.drain()
+        states = [m["table"] for m in tab.unchecked if m["type"] == "state"]
+        tab.unchecked = []
+        for table in states:
+            if not switched and table["you"] != old:
+                switched = True
+            expected = new if switched else old
             assert table["you"] == expected, (person.name, table["you"], expected)
             if expected is None:
                 assert table["hand"] == [] and table["role"] != "player"
             log.append((expected, table))
+        if old != new:  # the action changed what this tab must show: it was told
+            assert states and states[-1]["you"] == new, (person.name, old, new)
+        tab.expected = new
 
     def check_all() -> None:
         for person in people:

@@ -25,14 +25,9 @@ from hearts.cli import EXIT_FAILED, main
 from hearts.server.app import create_app
 from hearts.server.security import DataFolderError
 from hearts.server.settings import Settings
+from services import free_port
 
 HEAD_TIMEOUT = 1.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Served:
