@@ -21,6 +21,7 @@ from hearts.cards import CardSet, card_text
 from hearts.coach.review import (
     ACCURACY_SCALE,
     BLUNDER,
+    CONFIRM_AT,
     COST_TERMS,
     INACCURACY,
     MISTAKE,
@@ -184,9 +185,17 @@ def review_decision(
     seed go into the estimate.
     """
     # The bots' modules load on the first review, not with ``import hearts``.
-    from hearts.coach.estimate import estimate_moon, estimate_pass, estimate_play, pass_candidates
+    from hearts.coach.estimate import (
+        PassSampler,
+        PlaySampler,
+        Sampler,
+        estimate_moon,
+        pass_candidates,
+    )
 
     rng = decision_rng(seed, view, kind)
+    texts = _card_texts
+    sampler: Sampler | None = None
     trick = None
     if kind == "play":
         legal = tuple(card_text(card) for card in view.legal)
@@ -197,25 +206,32 @@ def review_decision(
                 view.hand_number, view.seat, kind, trick, only, legal,
                 (), only, 0.0, 0.0, "fine", True, 0,
             )  # fmt: skip
-        estimates = estimate_play(view, budget, rng)
         made_option = made[0]
-        samples = budget.samples
-        texts = _card_texts
+        options = list(view.legal)
+        sampler = PlaySampler(view, budget)
+        first = budget.samples
     elif kind == "pass":
         legal = tuple(card_text(card) for card in view.hand)
         made_option = sum(1 << card for card in made)
-        candidates = pass_candidates(view.hand.mask)
-        candidates.append(_expert_pass(view, rng))
-        candidates.append(made_option)
-        estimates = estimate_pass(view, candidates, budget, rng)
-        samples = budget.pass_samples
+        options = [*pass_candidates(view.hand.mask), _expert_pass(view, rng), made_option]
+        sampler = PassSampler(view)
+        first = budget.pass_samples
         texts = _mask_texts
     else:
         legal = MOON_STYLES
-        estimates = estimate_moon(view)
         made_option = made[0]
-        samples = 0
         texts = _moon_texts
+    if sampler is None:
+        estimates = estimate_moon(view)
+    else:
+        sampler.extend(first, rng)
+        estimates = sampler.estimate(options)
+        cheapest = min(estimate.cost for estimate in estimates.options)
+        if estimates.by_option(made_option).cost - cheapest >= CONFIRM_AT:
+            # It may be graded: cost every option again over many more deals.
+            sampler.extend(first * budget.confirm_factor, rng)
+            estimates = sampler.estimate(options)
+    samples = 0 if sampler is None else len(sampler.worlds)
     return _graded(view, kind, trick, legal, estimates, made_option, samples, texts)
 
 

@@ -23,6 +23,7 @@ option's standard error against the best option.
 
 from __future__ import annotations
 
+import abc
 import math
 import random
 from collections.abc import Sequence
@@ -136,59 +137,107 @@ class Estimates:
         return math.sqrt(spread * n / (n - 1))
 
 
+# --- sampling ----------------------------------------------------------------
+
+
+class Sampler(abc.ABC):
+    """Sampled deals for one decision, and each option's finish in each of them.
+
+    More deals can be added (:meth:`extend`); a finish already played is
+    never played again, so a second, larger estimate costs only the new deals.
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.scorer = MatchCost.for_view(view)
+        self.worlds: list[list[int]] = []
+        self.raw_weights: list[float] = []
+        self._finishes: dict[tuple[int, int], list[tuple[float, int]]] = {}
+
+    @abc.abstractmethod
+    def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
+        """A deal of the hidden cards and its (unnormalised) weight; None if none fits."""
+
+    @abc.abstractmethod
+    def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
+        """The cost and the seat's points of ``option`` in deal ``index``, the seat in ``mode``."""
+
+    @abc.abstractmethod
+    def _modes(self) -> tuple[int, ...]:
+        """The ways the seat may play on: avoiding points, and shooting while it can."""
+
+    def extend(self, count: int, rng: random.Random) -> None:
+        for _ in range(count):
+            sampled = self._sample(rng)
+            if sampled is None:
+                break
+            self.worlds.append(sampled[0])
+            self.raw_weights.append(sampled[1])
+        if not self.worlds or sum(self.raw_weights) <= 0.0:
+            raise ValueError("no deal of the hidden cards agrees with this view")
+
+    def estimate(self, options: Sequence[int]) -> Estimates:
+        """Each option over every deal sampled so far; the seat's cheaper way to play on counts."""
+        total = sum(self.raw_weights)
+        weights = tuple(w / total for w in self.raw_weights)
+        estimates = []
+        for option in dict.fromkeys(options):
+            best: Estimate | None = None
+            for mode in self._modes():
+                finishes = self._finishes.setdefault((option, mode), [])
+                for index in range(len(finishes), len(self.worlds)):
+                    finishes.append(self._finish(option, mode, index))
+                cost = sum(w * c for w, (c, _) in zip(weights, finishes, strict=True))
+                if best is None or cost < best.cost:
+                    points = sum(w * p for w, (_, p) in zip(weights, finishes, strict=True))
+                    best = Estimate(option, cost, points, tuple(c for c, _ in finishes))
+            assert best is not None
+            estimates.append(best)
+        return Estimates(tuple(estimates), weights)
+
+
 # --- plays -------------------------------------------------------------------
 
 
-def estimate_play(view: SeatView, budget: Budget, rng: random.Random) -> Estimates:
-    """Every legal card of ``view`` (the seat is to play), costed over the same samples."""
-    seat = view.seat
-    legal = list(view.legal)
-    knowledge = Knowledge.from_view(view)
-    worlds: list[list[int]] = []
-    raw_weights: list[float] = []
-    for _ in range(budget.samples):
-        world = sample_hidden(knowledge, rng)
+class PlaySampler(Sampler):
+    """Deals of the unseen cards consistent with the view, weighted by the opponents' plays."""
+
+    def __init__(self, view: SeatView, budget: Budget) -> None:
+        super().__init__(view)
+        self.noise = budget.play_noise
+        self.suspicion = budget.moon_suspicion
+        self.knowledge = Knowledge.from_view(view)
+        self.suspect = suspected_shooter(view)
+        self.my_modes = (policy.AVOID, policy.SHOOT) if may_shoot(view) else (policy.AVOID,)
+        self._template: HandState | None = None
+
+    def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
+        world = sample_hidden(self.knowledge, rng)
         if world is None:
-            break
-        worlds.append(world)
-        raw_weights.append(likelihood(view, world, budget.play_noise))
-    total = sum(raw_weights)
-    if not worlds or total <= 0.0:
-        raise ValueError("no deal of the hidden cards agrees with this view")
-    weights = tuple(w / total for w in raw_weights)
+            return None
+        if self._template is None:
+            self._template = state_template(self.view, world)
+        return world, likelihood(self.view, world, self.noise)
 
-    template = state_template(view, worlds[0])
-    scorer = MatchCost.for_view(view)
-    suspect = suspected_shooter(view)
-    others_modes = []
-    for index in range(len(worlds)):
+    def _modes(self) -> tuple[int, ...]:
+        return self.my_modes
+
+    def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
+        assert self._template is not None
+        seat = self.view.seat
         modes = [policy.AVOID] * 4
-        if suspect is not None and (index + 0.5) / len(worlds) < budget.moon_suspicion:
-            modes[suspect] = policy.SHOOT
-        others_modes.append(modes)
-    my_modes = [policy.AVOID, policy.SHOOT] if may_shoot(view) else [policy.AVOID]
-
-    estimates = []
-    for card in legal:
-        best: Estimate | None = None
-        for my_mode in my_modes:
-            costs = []
-            points = 0.0
-            for world, weight, modes in zip(worlds, weights, others_modes, strict=True):
-                state = template.copy()
-                state.hands = world[:]
-                state.play(card)
-                modes[seat] = my_mode
-                policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
-                hand_points = scorer.points(state.taken)
-                costs.append(scorer.of_points(hand_points))
-                points += weight * hand_points[seat]
-            cost = sum(w * c for w, c in zip(weights, costs, strict=True))
-            if best is None or cost < best.cost:
-                best = Estimate(card, cost, points, tuple(costs))
-        assert best is not None
-        estimates.append(best)
-    return Estimates(tuple(estimates), weights)
+        # The suspected shooter shoots in an even share of the deals, interleaved.
+        if self.suspect is not None and int((index + 1) * self.suspicion) > int(
+            index * self.suspicion
+        ):
+            modes[self.suspect] = policy.SHOOT
+        modes[seat] = mode
+        state = self._template.copy()
+        state.hands = self.worlds[index][:]
+        state.play(option)
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+        points = self.scorer.points(state.taken)
+        return self.scorer.of_points(points), points[seat]
 
 
 def likelihood(view: SeatView, world: list[int], noise: float) -> float:
@@ -250,46 +299,35 @@ def pass_candidates(hand: int) -> list[int]:
     return list(dict.fromkeys(candidates))
 
 
-def estimate_pass(
-    view: SeatView, candidates: Sequence[int], budget: Budget, rng: random.Random
-) -> Estimates:
-    """Each candidate pass (a mask of three cards of ``view.hand``), costed over the same deals."""
-    seat = view.seat
-    hand = view.hand.mask
-    direction = view.pass_direction
-    scorer = MatchCost.for_view(view)
-    unseen = [card for card in range(52) if (ALL_CARDS_MASK & ~hand) >> card & 1]
-    others = [s for s in range(4) if s != seat]
-    worlds = []
-    for _ in range(budget.pass_samples):
-        rng.shuffle(unseen)
+class PassSampler(Sampler):
+    """Deals of the 39 unseen cards, all equally likely; the others pass by rule of thumb."""
+
+    def __init__(self, view: SeatView) -> None:
+        super().__init__(view)
+        self.unseen = [card for card in range(52) if (ALL_CARDS_MASK & ~view.hand.mask) >> card & 1]
+        self.others = [s for s in range(4) if s != view.seat]
+
+    def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
+        rng.shuffle(self.unseen)
         world = [0, 0, 0, 0]
-        world[seat] = hand
-        for index, card in enumerate(unseen):
-            world[others[index // 13]] |= 1 << card
-        worlds.append(world)
-    n = len(worlds)
-    weights = tuple(1.0 / n for _ in worlds)
-    estimates = []
-    for passed in dict.fromkeys(candidates):
-        best: Estimate | None = None
-        for my_mode in (policy.AVOID, policy.SHOOT):
-            costs = []
-            points = 0.0
-            for world in worlds:
-                state = HandState(view.rules, after_passes(world, seat, passed, direction))
-                modes = [policy.AVOID] * 4
-                modes[seat] = my_mode
-                policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
-                hand_points = scorer.points(state.taken)
-                costs.append(scorer.of_points(hand_points))
-                points += hand_points[seat] / n
-            cost = sum(costs) / n
-            if best is None or cost < best.cost:
-                best = Estimate(passed, cost, points, tuple(costs))
-        assert best is not None
-        estimates.append(best)
-    return Estimates(tuple(estimates), weights)
+        world[self.view.seat] = self.view.hand.mask
+        for index, card in enumerate(self.unseen):
+            world[self.others[index // 13]] |= 1 << card
+        return world, 1.0
+
+    def _modes(self) -> tuple[int, ...]:
+        return (policy.AVOID, policy.SHOOT)
+
+    def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
+        view = self.view
+        seat = view.seat
+        holdings = after_passes(self.worlds[index], seat, option, view.pass_direction)
+        state = HandState(view.rules, holdings)
+        modes = [policy.AVOID] * 4
+        modes[seat] = mode
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+        points = self.scorer.points(state.taken)
+        return self.scorer.of_points(points), points[seat]
 
 
 def after_passes(

@@ -47,12 +47,19 @@ COST_TERMS: Final = "match"
 
 @dataclass(frozen=True)
 class Budget:
-    """How much work one decision gets: sampled deals, the same for every option."""
+    """How much work one decision gets: sampled deals, the same ones for every option.
+
+    A decision whose loss looks like :data:`CONFIRM_AT` points or more on the
+    first ``samples`` deals gets ``confirm_factor`` times as many again, and
+    every option is costed over all of them before it is graded.
+    """
 
     samples: int = 300
     """Sampled deals per play."""
     pass_samples: int = 300
     """Sampled deals per pass (each candidate pass is played in all of them)."""
+    confirm_factor: int = 3
+    """Extra deals, as a multiple of the first ones, for a decision that may be graded."""
     moon_suspicion: float = 0.5
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
     play_noise: float = 0.35
@@ -61,9 +68,14 @@ class Budget:
     def __post_init__(self) -> None:
         if self.samples < 2 or self.pass_samples < 2:
             raise ValueError("a budget needs at least 2 samples per decision")
+        if self.confirm_factor < 0:
+            raise ValueError("confirm_factor cannot be negative")
         if not 0.0 <= self.moon_suspicion <= 1.0 or not 0.0 < self.play_noise <= 1.0:
             raise ValueError("moon_suspicion must be in [0, 1] and play_noise in (0, 1]")
 
+
+CONFIRM_AT: Final = 0.5
+"""A first estimate of the loss from which a decision gets the extra deals (points)."""
 
 MOON_STYLES: Final = ("add", "subtract")
 """The moon's two scorings under ``moon: "choice"``, as options 0 and 1."""
@@ -126,7 +138,8 @@ class DecisionReview:
     forced: bool
     """Only one legal card: no decision, not counted in the averages."""
     samples: int
-    """Sampled deals behind the estimate (0 when exact or forced)."""
+    """Sampled deals behind the estimate (more when a first estimate needed confirming; 0 when
+    exact or forced)."""
 
     @property
     def accuracy(self) -> float:
