@@ -12,14 +12,14 @@ from fastapi.staticfiles import StaticFiles
 from hearts import __version__
 from hearts.server.db.session import Database, upgrade
 from hearts.server.limits import Bucket, Connections, Guard, client_address
-from hearts.server.routes import accounts, api, pages, stats, tables, testing
+from hearts.server.routes import accounts, api, coach, pages, stats, tables, testing
 from hearts.server.routes.deps import display_name, session_player
 from hearts.server.security import CsrfCheck, SessionCookies, origin_allowed, session_secret
 from hearts.server.settings import Settings
 from hearts.server.tables.bus import Bus, LocalBus, RedisBus
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.table import TableEnv
-from hearts.server.workers import BotPool
+from hearts.server.workers import BotPool, CoachPool
 from hearts.server.ws import connection
 
 log = logging.getLogger(__name__)
@@ -40,12 +40,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         registry = TableRegistry(env)
         await bus.start(registry.on_change)
         app.state.registry = registry
+        app.state.coach = CoachPool(settings.bot_processes)
         try:
             yield
         finally:
             registry.close()
             await bus.close()
             pool.close()
+            app.state.coach.close()
             await db.close()
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
@@ -60,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(api.router)
+    app.include_router(coach.router)
     app.include_router(stats.router)
     app.include_router(tables.router)
     if settings.test_autoplay:

@@ -128,3 +128,74 @@ class BotPool:
         with self._lock:
             self._closed = True
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+# --- the coach -------------------------------------------------------------------
+
+COACH_WAITING: Final = 8
+"""Analyses queued or running at once, all players together; more are refused."""
+
+
+class CoachBusy(Exception):
+    """An analysis refused for now: the player has one running, or the queue is full."""
+
+
+def review_hand(record: dict[str, Any], seat: int, hand: int) -> dict[str, Any]:
+    """The coach's review of one finished hand as JSON (module level: it runs in a worker)."""
+    from hearts.coach import analyse
+
+    return analyse(record, seat, hand).hands[0].to_json()
+
+
+class CoachPool:
+    """Where the coach works after a hand: its own single worker, so an analysis (a few
+    seconds of search) never holds up the bots' moves or another player's hint.
+
+    At most one analysis per player is queued or running, and at most
+    :data:`COACH_WAITING` in all; beyond that :class:`CoachBusy` says so at once.
+    """
+
+    def __init__(self, processes: bool, waiting: int = COACH_WAITING) -> None:
+        self._processes = processes
+        self._waiting = waiting
+        self._players: set[str] = set()
+        self._executor = self._make()
+        self._lock = threading.Lock()
+
+    def _make(self) -> Executor:
+        if self._processes:
+            context = multiprocessing.get_context("spawn")
+            return ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=_leave_stopping_to_the_server
+            )
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="coach")
+
+    async def review(
+        self, player: str, record: dict[str, Any], seat: int, hand: int
+    ) -> dict[str, Any]:
+        """``seat``'s review of ``hand`` (finished) in ``record``; :class:`CoachBusy` if refused."""
+        if player in self._players:
+            raise CoachBusy("The coach is already looking at a hand for you: wait for it")
+        if len(self._players) >= self._waiting:
+            raise CoachBusy("The coach is busy: try again in a minute")
+        self._players.add(player)
+        loop = asyncio.get_running_loop()
+        try:
+            executor = self._executor
+            try:
+                return await loop.run_in_executor(executor, review_hand, record, seat, hand)
+            except BrokenProcessPool:
+                with self._lock:
+                    if self._executor is executor:
+                        log.warning("the coach's worker process died: starting a new one")
+                        self._executor = self._make()
+                return await loop.run_in_executor(self._executor, review_hand, record, seat, hand)
+        finally:
+            self._players.discard(player)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._players)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

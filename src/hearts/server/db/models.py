@@ -135,6 +135,24 @@ class PlayerStats(Base):
     best_streak: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class CoachReview(Base):
+    """The coach's review of one seat in one finished hand of a match, computed once.
+
+    ``hand_digest`` fingerprints the hand as it was reviewed: an undo before
+    the next hand can change a finished hand, and its review is then redone.
+    """
+
+    __tablename__ = "coach_reviews"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_digest: Mapped[str] = mapped_column(String(64))
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """:meth:`hearts.coach.HandReview.to_json`."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class AuthFailure(Base):
     """A failed sign-in, kept for a while to throttle guessing (by account and by address)."""
 

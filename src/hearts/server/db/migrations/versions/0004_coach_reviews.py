@@ -1,0 +1,32 @@
+"""The coach's reviews: one per match, finished hand and seat.
+
+Revision ID: 0004_coach_reviews
+Revises: 0003
+Create Date: 2026-11-30
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004_coach_reviews"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "coach_reviews",
+        sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+        sa.Column("hand", sa.Integer(), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("hand_digest", sa.String(64), nullable=False),
+        sa.Column("review", sa.JSON(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("coach_reviews")
