@@ -16,8 +16,8 @@ Three measurements, each printing figures (nothing is asserted):
 ``arena``
     Play ``hearts arena`` hands (one Expert, three Normal, duplicate deals,
     the arena's seed), analyse every seat of every hand, and print the average
-    loss per decision and the accuracy of each level with 95% intervals (a
-    deal set, its four rotations together, is one sample, as in the arena).
+    loss per decision and the accuracy of each level with 95% intervals (one
+    hand of a deal set, its four rotations together, is one sample).
 
     .venv/bin/python benchmarks/coach.py speed --hands 8
     .venv/bin/python benchmarks/coach.py stability --hands 24 --seeds 5 --samples 300
@@ -134,6 +134,10 @@ def stability(args: argparse.Namespace) -> dict[str, Any]:
                     sure_mistakes += 1
                 else:
                     unsure_mistakes += 1
+            if len(verdicts) > 1 or any(bad):
+                runs = [(" ".join(d.best), round(d.loss, 2), round(d.noise, 2)) for d in per_seed]
+                where = f"hand {hand} seat {seat} {per_seed[0].kind} {per_seed[0].trick}"
+                print(f"{where}: {sorted(verdicts)} {runs}", file=sys.stderr)
             best_changed += len({d.best for d in per_seed}) > 1
             spreads.append(statistics.pstdev([d.loss for d in per_seed]))
             noises += [d.noise for d in per_seed]
@@ -170,8 +174,10 @@ def arena(args: argparse.Namespace) -> dict[str, Any]:
     entrants = make_entrants(["expert", "normal", "normal", "normal"], {})
     result = run_arena(entrants, hands=args.hands, seed=args.seed, workers=1, keep_records=True)
     # Deal set d is played in rotations 0..3: records 4d .. 4d+3 (hands mode keeps that order).
-    clusters: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    accuracy: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    # One sample is one hand of one deal set, its four rotations together (they share the cards;
+    # the hands of a deal set have different cards and share only the running scores).
+    clusters: dict[str, dict[tuple[int, int], list[float]]] = defaultdict(lambda: defaultdict(list))
+    accuracy: dict[str, dict[tuple[int, int], list[float]]] = defaultdict(lambda: defaultdict(list))
     verdicts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for index, record in enumerate(result.records):
         deal_set = index // 4
@@ -182,8 +188,9 @@ def arena(args: argparse.Namespace) -> dict[str, Any]:
             for decision in analysis.decisions:
                 if decision.forced:
                     continue
-                clusters[levels[seat]][deal_set].append(decision.loss)
-                accuracy[levels[seat]][deal_set].append(accuracy_of(decision.loss))
+                key = (deal_set, decision.hand)
+                clusters[levels[seat]][key].append(decision.loss)
+                accuracy[levels[seat]][key].append(accuracy_of(decision.loss))
                 verdicts[levels[seat]][decision.verdict] += 1
         print(f"record {index + 1}/{len(result.records)}", file=sys.stderr)
     report: dict[str, Any] = {

@@ -24,6 +24,7 @@ from hearts.coach.review import (
     CONFIRM_AT,
     COST_TERMS,
     INACCURACY,
+    MIN_EFFECTIVE_SHARE,
     MISTAKE,
     MOON_STYLES,
     NOISE_Z,
@@ -227,8 +228,10 @@ def review_decision(
         sampler.extend(first, rng)
         estimates = sampler.estimate(options)
         cheapest = min(estimate.cost for estimate in estimates.options)
-        if estimates.by_option(made_option).cost - cheapest >= CONFIRM_AT:
-            # It may be graded: cost every option again over many more deals.
+        looks_costly = estimates.by_option(made_option).cost - cheapest >= CONFIRM_AT
+        if looks_costly or estimates.effective_samples < first * MIN_EFFECTIVE_SHARE:
+            # It may be graded, or a few heavy deals decide: cost every option again
+            # over many more deals.
             sampler.extend(first * budget.confirm_factor, rng)
             estimates = sampler.estimate(options)
     samples = 0 if sampler is None else len(sampler.worlds)

@@ -120,6 +120,13 @@ class Estimates:
     weights: tuple[float, ...]
     """Each sampled deal's weight (they sum to 1); empty for an exact estimate."""
 
+    @property
+    def effective_samples(self) -> float:
+        """How many equally weighted deals the weighted ones are worth (Kish's formula)."""
+        if not self.weights:
+            return math.inf
+        return 1.0 / sum(w * w for w in self.weights)
+
     def by_option(self, option: int) -> Estimate:
         return next(estimate for estimate in self.options if estimate.option == option)
 

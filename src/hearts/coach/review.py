@@ -50,8 +50,10 @@ class Budget:
     """How much work one decision gets: sampled deals, the same ones for every option.
 
     A decision whose loss looks like :data:`CONFIRM_AT` points or more on the
-    first ``samples`` deals gets ``confirm_factor`` times as many again, and
-    every option is costed over all of them before it is graded.
+    first ``samples`` deals, or whose deals' weights are so uneven that they
+    are worth fewer than :data:`MIN_EFFECTIVE_SHARE` of them, gets
+    ``confirm_factor`` times as many again, and every option is costed over
+    all of them before it is graded.
     """
 
     samples: int = 300
@@ -76,6 +78,8 @@ class Budget:
 
 CONFIRM_AT: Final = 0.5
 """A first estimate of the loss from which a decision gets the extra deals (points)."""
+MIN_EFFECTIVE_SHARE: Final = 0.2
+"""Extra deals too when the weighted deals are worth fewer than this share of equal ones."""
 
 MOON_STYLES: Final = ("add", "subtract")
 """The moon's two scorings under ``moon: "choice"``, as options 0 and 1."""
