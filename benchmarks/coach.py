@@ -193,12 +193,23 @@ def arena(args: argparse.Namespace) -> dict[str, Any]:
                 accuracy[levels[seat]][key].append(accuracy_of(decision.loss))
                 verdicts[levels[seat]][decision.verdict] += 1
         print(f"record {index + 1}/{len(result.records)}", file=sys.stderr)
+        print(json.dumps(arena_report(clusters, accuracy, verdicts)), file=sys.stderr)
     report: dict[str, Any] = {
         "measure": "arena",
         "budget": [budget.samples, budget.pass_samples],
         "hands": result.hands,
         "seed": args.seed,
     }
+    report.update(arena_report(clusters, accuracy, verdicts))
+    return report
+
+
+def arena_report(
+    clusters: dict[str, dict[tuple[int, int], list[float]]],
+    accuracy: dict[str, dict[tuple[int, int], list[float]]],
+    verdicts: dict[str, dict[str, int]],
+) -> dict[str, Any]:
+    report: dict[str, Any] = {}
     for level, by_set in clusters.items():
         loss, loss_ci = ratio_ci95([(sum(v), len(v)) for v in by_set.values()])
         acc, acc_ci = ratio_ci95([(sum(v), len(v)) for v in accuracy[level].values()])
@@ -206,6 +217,7 @@ def arena(args: argparse.Namespace) -> dict[str, Any]:
         decisions = sum(verdicts[level].values())
         report[level] = {
             "decisions": decisions,
+            "samples": len(by_set),
             "loss_per_decision": round(loss, 3),
             "loss_ci95": None if loss_ci is None else [round(x, 3) for x in loss_ci],
             "accuracy": round(acc, 1),
