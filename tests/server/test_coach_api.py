@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any
 
 import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
-from player import Player, post
+from player import Player, connect, new_guest, post
 from test_socket_play import play_hand
 
 import hearts.coach
 import hearts.server.workers as workers
 from hearts import Budget, Match, Rules, write_record
+from hearts.server.app import create_app
 from hearts.server.db.coach import hand_digest
 from hearts.server.settings import Settings
 from hearts.server.workers import CoachBusy, CoachPool
@@ -94,6 +96,32 @@ def test_the_digest_follows_the_hand() -> None:
     assert hand_digest(changed, 1) != digest
 
 
+def test_each_hand_is_reviewed_as_soon_as_it_ends(
+    settings: Settings, quick_coach: list[tuple[int, int]]
+) -> None:
+    with TestClient(create_app(settings.with_changes(coach_after_hand=True))) as client:
+        new_guest(client)
+        with connect(client) as socket:
+            player = Player(socket)
+            player.send("hello")
+            player.receive()
+            player.start()
+            play_hand(player)
+            engine = sqlalchemy.create_engine(settings.db_url)
+            for _ in range(200):
+                with engine.connect() as connection:
+                    count = connection.execute(
+                        sqlalchemy.text("SELECT count(*) FROM coach_reviews")
+                    ).scalar()
+                if count:
+                    break
+                time.sleep(0.05)
+            engine.dispose()
+            assert count == 1 and quick_coach == [(0, 1)]
+            review = client.get("/api/match/coach").json()
+            assert review["hand"] == 1 and quick_coach == [(0, 1)]
+
+
 def finished_record() -> dict[str, Any]:
     match = Match(Rules(passing="none"), seed=5)
     while match.phase.value == "playing":
@@ -171,3 +199,29 @@ def test_one_analysis_per_player_and_a_bounded_queue(monkeypatch: pytest.MonkeyP
         asyncio.run(scenario())
     finally:
         pool.close()
+
+
+def test_asking_for_the_review_being_made_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[int] = []
+
+    def job(record: dict[str, Any], seat: int, hand: int) -> dict[str, Any]:
+        runs.append(hand)
+        time.sleep(0.1)
+        return {"hand": hand}
+
+    monkeypatch.setattr(workers, "review_hand", job)
+    pool = CoachPool(processes=False)
+
+    async def scenario() -> list[dict[str, Any]]:
+        key = ("match", 1, 0, "digest")
+        return list(
+            await asyncio.gather(
+                pool.review("ann", {}, 0, 1, key=key), pool.review("ann", {}, 0, 1, key=key)
+            )
+        )
+
+    try:
+        assert asyncio.run(scenario()) == [{"hand": 1}, {"hand": 1}]
+    finally:
+        pool.close()
+    assert runs == [1]

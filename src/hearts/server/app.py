@@ -35,19 +35,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         upgrade(db.engine)
         db.start()
         pool = BotPool(settings.bot_workers, settings.bot_processes)
+        coach = CoachPool(settings.bot_processes)
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
-        env = TableEnv(db, pool, settings.pace_scale, settings.grace_seconds, bus)
+        env = TableEnv(
+            db,
+            pool,
+            settings.pace_scale,
+            settings.grace_seconds,
+            bus,
+            coach=coach if settings.coach_after_hand else None,
+        )
         registry = TableRegistry(env)
         await bus.start(registry.on_change)
         app.state.registry = registry
-        app.state.coach = CoachPool(settings.bot_processes)
+        app.state.coach = coach
         try:
             yield
         finally:
             registry.close()
             await bus.close()
             pool.close()
-            app.state.coach.close()
+            coach.close()
             await db.close()
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)

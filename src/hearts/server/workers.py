@@ -13,7 +13,7 @@ import os
 import random
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
@@ -153,12 +153,14 @@ class CoachPool:
 
     At most one analysis per player is queued or running, and at most
     :data:`COACH_WAITING` in all; beyond that :class:`CoachBusy` says so at once.
+    Asking again for the review being made (the same ``key``) waits for it.
     """
 
     def __init__(self, processes: bool, waiting: int = COACH_WAITING) -> None:
         self._processes = processes
         self._waiting = waiting
-        self._players: set[str] = set()
+        self._jobs: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+        self._players: dict[str, Hashable] = {}
         self._executor = self._make()
         self._lock = threading.Lock()
 
@@ -171,31 +173,48 @@ class CoachPool:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="coach")
 
     async def review(
-        self, player: str, record: dict[str, Any], seat: int, hand: int
+        self,
+        player: str,
+        record: dict[str, Any],
+        seat: int,
+        hand: int,
+        key: Hashable | None = None,
     ) -> dict[str, Any]:
         """``seat``'s review of ``hand`` (finished) in ``record``; :class:`CoachBusy` if refused."""
-        if player in self._players:
-            raise CoachBusy("The coach is already looking at a hand for you: wait for it")
-        if len(self._players) >= self._waiting:
-            raise CoachBusy("The coach is busy: try again in a minute")
-        self._players.add(player)
+        job = self._jobs.get(key) if key is not None else None
+        if job is None:
+            if player in self._players:
+                raise CoachBusy("The coach is already looking at a hand for you: wait for it")
+            if len(self._jobs) >= self._waiting:
+                raise CoachBusy("The coach is busy: try again in a minute")
+            name = key if key is not None else object()
+            job = asyncio.ensure_future(self._run(record, seat, hand))
+            self._jobs[name] = job
+            self._players[player] = name
+
+            def done(_: object) -> None:
+                self._jobs.pop(name, None)
+                if self._players.get(player) is name:
+                    del self._players[player]
+
+            job.add_done_callback(done)
+        return await asyncio.shield(job)
+
+    async def _run(self, record: dict[str, Any], seat: int, hand: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
+        executor = self._executor
         try:
-            executor = self._executor
-            try:
-                return await loop.run_in_executor(executor, review_hand, record, seat, hand)
-            except BrokenProcessPool:
-                with self._lock:
-                    if self._executor is executor:
-                        log.warning("the coach's worker process died: starting a new one")
-                        self._executor = self._make()
-                return await loop.run_in_executor(self._executor, review_hand, record, seat, hand)
-        finally:
-            self._players.discard(player)
+            return await loop.run_in_executor(executor, review_hand, record, seat, hand)
+        except BrokenProcessPool:
+            with self._lock:
+                if self._executor is executor:
+                    log.warning("the coach's worker process died: starting a new one")
+                    self._executor = self._make()
+            return await loop.run_in_executor(self._executor, review_hand, record, seat, hand)
 
     @property
     def in_flight(self) -> int:
-        return len(self._players)
+        return len(self._jobs)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -16,7 +16,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from hearts.coach import hands_to_review
 from hearts.match import Phase
 from hearts.record import RecordError, read_record, write_record
-from hearts.server.db import coach as stored
+from hearts.server.coaching import hand_review, up_to
 from hearts.server.routes.deps import (
     ANY_API,
     ANY_POST,
@@ -42,18 +42,13 @@ async def run_review(
     pool: CoachPool, token: str, record: dict[str, Any], seat: int, hand: int
 ) -> dict[str, Any]:
     try:
-        return await pool.review(token, record, seat, hand)
+        return await pool.review(token, up_to(record, hand), seat, hand)
     except CoachBusy as error:
-        raise HTTPException(
-            status_code=429, detail=str(error), headers={"Retry-After": "10"}
-        ) from None
+        raise busy(error) from None
 
 
-def up_to(record: dict[str, Any], hand: int) -> dict[str, Any]:
-    """The record's first ``hand`` hands: what the coach needs, and nothing after."""
-    kept = {key: value for key, value in record.items() if key not in ("hands", "result")}
-    kept["hands"] = record["hands"][:hand]
-    return kept
+def busy(error: CoachBusy) -> HTTPException:
+    return HTTPException(status_code=429, detail=str(error), headers={"Retry-After": "10"})
 
 
 @router.get("/match/coach", responses=refusals(401, 404, 409, *ANY_API))
@@ -87,13 +82,12 @@ async def match_coach(
         hand = finished[-1]
     if hand not in finished:
         raise HTTPException(status_code=404, detail=f"No finished hand {hand} in this match")
-    record = up_to(record, hand)
-    digest = stored.hand_digest(record, hand)
-    review = await asyncio.to_thread(stored.stored_review, sessions, match_id, hand, seat, digest)
-    if review is None:
-        review = await run_review(coach_pool(request), player.token, record, seat, hand)
-        await asyncio.to_thread(stored.store_review, sessions, match_id, hand, seat, digest, review)
-    return review
+    try:
+        return await hand_review(
+            sessions, coach_pool(request), player.token, match_id, record, seat, hand
+        )
+    except CoachBusy as error:
+        raise busy(error) from None
 
 
 @router.post("/coach", responses=refusals(400, 401, *ANY_POST))
@@ -119,4 +113,4 @@ async def record_coach(
         hands_to_review(match, hand)
     except (RecordError, ValueError) as error:
         raise HTTPException(status_code=400, detail=str(error)) from None
-    return await run_review(coach_pool(request), player.token, up_to(data, hand), seat, hand)
+    return await run_review(coach_pool(request), player.token, data, seat, hand)
