@@ -1,6 +1,7 @@
 // The coach in the replay viewer: for a finished hand of the loaded record and
 // the seat chosen, POST /api/coach answers what each decision cost. The
 // review is kept per hand and seat, so going back to a hand shows it at once.
+// renderReview() also draws the review in the game (coach-game.js).
 
 import { cardList, h } from "./render.js";
 import { failureText, postJSON } from "./session.js";
@@ -94,7 +95,8 @@ function points(value) {
   return `${value.toFixed(1)} point${Math.abs(value - 1) < 0.05 ? "" : "s"}`;
 }
 
-function renderReview(review) {
+/** A review (GET /api/match/coach, POST /api/coach) as a summary line and a table. */
+export function renderReview(review) {
   const counted = review.decisions.filter((d) => !d.forced);
   const counts = review.verdicts || {};
   const bad = (counts.mistake || 0) + (counts.blunder || 0);
