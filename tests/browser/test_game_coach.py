@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Page, expect
 from test_solo_game import pass_first_three, play, playable, start_match, wait_turn
@@ -11,7 +12,7 @@ COACH_TIMEOUT = 120_000  # ms: a hand at the default budget, on a busy test mach
 
 
 def test_the_hand_summary_offers_the_coach(
-    page: Page, screenshot: Callable[[object, str], None]
+    page: Page, server: Any, screenshot: Callable[[object, str], None]
 ) -> None:
     start_match(page)
     expect(page.locator("#btn-coach-hand")).to_be_hidden()  # in the summary, hidden in play
@@ -36,3 +37,10 @@ def test_the_hand_summary_offers_the_coach(
     page.click("#btn-next-hand")
     expect(page.locator("#summary")).to_be_hidden()
     expect(page.locator("#btn-coach-hand")).to_be_hidden()
+
+    # The statistics page counts the reviewed hand at its level.
+    page.goto(server.url + "/stats")
+    row = page.locator('#coach-stats tr[data-level="easy"]')
+    expect(row).to_be_visible()
+    expect(row.locator("td").first).to_have_text("1")
+    screenshot(page, "stats-coach-desktop")

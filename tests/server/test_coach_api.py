@@ -120,6 +120,14 @@ def test_each_hand_is_reviewed_as_soon_as_it_ends(
             assert count == 1 and quick_coach == [(0, 1)]
             review = client.get("/api/match/coach").json()
             assert review["hand"] == 1 and quick_coach == [(0, 1)]
+            stats = client.get("/api/stats/coach").json()
+            easy = stats["levels"]["easy"]
+            assert easy["hands"] == 1 and easy["accuracy"] == round(review["accuracy"], 1)
+            assert [m["accuracy"] for m in easy["matches"]] == [easy["accuracy"]]
+
+
+def test_no_reviews_no_coach_statistics(client: TestClient, token: str) -> None:
+    assert client.get("/api/stats/coach").json() == {"levels": {}}
 
 
 def finished_record() -> dict[str, Any]:

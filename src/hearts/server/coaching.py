@@ -44,7 +44,9 @@ async def hand_review(
     if review is None:
         key = (match_id, hand, seat, digest)
         review = await pool.review(player, record, seat, hand, key=key)
-        await asyncio.to_thread(stored.store_review, sessions, match_id, hand, seat, digest, review)
+        await asyncio.to_thread(
+            stored.store_review, sessions, match_id, hand, seat, digest, review, player
+        )
     return review
 
 

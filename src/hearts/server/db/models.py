@@ -13,6 +13,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -148,6 +149,12 @@ class CoachReview(Base):
     hand: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     hand_digest: Mapped[str] = mapped_column(String(64))
+    player_token: Mapped[str | None] = mapped_column(
+        ForeignKey("players.token"), nullable=True, index=True
+    )
+    """The person whose decisions these were (None for a seat a bot played)."""
+    accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The hand's accuracy (None when every play was forced): the statistics' series."""
     review: Mapped[dict[str, Any]] = mapped_column(JSON)
     """:meth:`hearts.coach.HandReview.to_json`."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

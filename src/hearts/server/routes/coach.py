@@ -17,6 +17,7 @@ from hearts.coach import hands_to_review
 from hearts.match import Phase
 from hearts.record import RecordError, read_record, write_record
 from hearts.server.coaching import hand_review, up_to
+from hearts.server.db import coach as stored
 from hearts.server.routes.deps import (
     ANY_API,
     ANY_POST,
@@ -114,3 +115,21 @@ async def record_coach(
     except (RecordError, ValueError) as error:
         raise HTTPException(status_code=400, detail=str(error)) from None
     return await run_review(coach_pool(request), player.token, data, seat, hand)
+
+
+@router.get("/stats/coach", responses=refusals(401, *ANY_API))
+async def coach_stats(player: CurrentPlayer, sessions: SessionsDep) -> dict[str, Any]:
+    """The player's accuracy per level of computers: overall, and for each recent match."""
+    figures = await asyncio.to_thread(stored.accuracy_by_level, sessions, player.token)
+    return {
+        "levels": {
+            level: {
+                "hands": value.hands,
+                "accuracy": round(value.accuracy, 1),
+                "matches": [
+                    {"day": day, "accuracy": round(accuracy, 1)} for day, accuracy in value.by_match
+                ],
+            }
+            for level, value in figures.items()
+        }
+    }

@@ -23,10 +23,14 @@ def upgrade() -> None:
         sa.Column("hand", sa.Integer(), primary_key=True),
         sa.Column("seat", sa.Integer(), primary_key=True),
         sa.Column("hand_digest", sa.String(64), nullable=False),
+        sa.Column("player_token", sa.String(64), sa.ForeignKey("players.token"), nullable=True),
+        sa.Column("accuracy", sa.Float(), nullable=True),
         sa.Column("review", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
+    op.create_index("ix_coach_reviews_player_token", "coach_reviews", ["player_token"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_coach_reviews_player_token", table_name="coach_reviews")
     op.drop_table("coach_reviews")
