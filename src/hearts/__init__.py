@@ -14,6 +14,7 @@ from hearts.cards import (
     card_text,
     parse_card,
 )
+from hearts.coach import Analysis, Budget, DecisionReview, HandReview, analyse
 from hearts.errors import IllegalMove, IllegalPass, IllegalPlay
 from hearts.hand import HandState
 from hearts.match import (
@@ -39,11 +40,15 @@ __all__ = [
     "QUEEN_OF_SPADES",
     "SEAT_NAMES",
     "TWO_OF_CLUBS",
+    "Analysis",
+    "Budget",
     "Card",
     "CardPlayed",
     "CardSet",
+    "DecisionReview",
     "Event",
     "HandResult",
+    "HandReview",
     "HandScored",
     "HandState",
     "IllegalMove",
@@ -60,6 +65,7 @@ __all__ = [
     "SeatView",
     "Trick",
     "TrickWon",
+    "analyse",
     "card_label",
     "card_name",
     "card_text",

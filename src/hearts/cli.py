@@ -1,8 +1,9 @@
-"""The ``hearts`` command: game records, deals, bot suggestions and tournaments, benchmark."""
+"""The ``hearts`` command: records, deals, bot suggestions, the coach, tournaments, benchmark."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -13,6 +14,7 @@ from hearts import __version__
 from hearts.arena import DEFAULT_WORKERS, ArenaError, make_entrants, parse_settings, run_arena
 from hearts.bench import report, run_bench
 from hearts.cards import SUIT_MASK, SUIT_SYMBOLS, SUITS, CardSet, card_symbol
+from hearts.coach import DEFAULT_BUDGET, HandReview
 from hearts.match import HandLog, HandResult, Match, Phase
 from hearts.record import RecordError, dumps_record, loads_record
 from hearts.rules import SEAT_NAMES, SEATS, PassDirection
@@ -93,6 +95,30 @@ def suggest(args: argparse.Namespace) -> int:
         print(" ".join(suggest_in_match(match, seat, args.level, args.seed)))
     except ValueError as error:
         raise UserError(str(error)) from None
+    return EXIT_OK
+
+
+def analyse(args: argparse.Namespace) -> int:
+    from hearts.coach import DEFAULT_SEED, hands_to_review, review_hands
+
+    seat = seat_number(args.seat)
+    try:
+        match = load_match(args.file)
+    except UserError as error:
+        raise UserError(f"{args.file}: {error}") from None
+    try:
+        numbers = hands_to_review(match, args.hand)
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    if not numbers:
+        raise UserError("no hand is over yet: the coach looks at finished hands only")
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    for review in review_hands(match, seat, numbers, seed, DEFAULT_BUDGET):
+        if args.json:
+            for decision in review.decisions:
+                print(json.dumps(decision.to_json()), flush=True)
+        else:
+            print("\n".join(describe_review(match, review)), flush=True)
     return EXIT_OK
 
 
@@ -285,6 +311,46 @@ def describe_end(match: Match) -> str:
     return f"In progress: hand {match.hand_number}, {now}"
 
 
+def describe_review(match: Match, review: HandReview) -> list[str]:
+    """One hand's decisions as a table: choice, best option, loss, verdict, the options' costs."""
+    seat = review.seat
+    average = review.average_loss
+    summary = (
+        "every play was forced"
+        if average is None
+        else f"accuracy {review.accuracy:.0f}, average loss {average:.2f} points per decision"
+    )
+    lines = [
+        f"Hand {review.hand}, {SEAT_NAMES[seat]} ({match.players[seat]}): "
+        f"{plural(review.points, 'point')}; {summary}",
+        f"  {'decision':<9} {'made':<9} {'best':<9} {'loss':>12}  {'verdict':<11} "
+        "expected cost of each option (points)",
+    ]
+    for decision in review.decisions:
+        what: str = decision.kind
+        if decision.trick is not None:
+            what = f"trick {decision.trick}"
+        made = " ".join(decision.made)
+        if decision.forced:
+            lines.append(f"  {what:<9} {made:<9} {'':<9} {'':>12}  {'forced':<11}")
+            continue
+        loss = (
+            f"{decision.loss:.2f} ±{decision.noise:.2f}"
+            if decision.noise
+            else f"{decision.loss:.2f}"
+        )
+        options = "  ".join(
+            f"{' '.join(option.choice)} {option.cost:+.1f}" for option in decision.options[:5]
+        )
+        if len(decision.options) > 5:
+            options += f"  (+{len(decision.options) - 5} more)"
+        best = " ".join(decision.best)
+        lines.append(
+            f"  {what:<9} {made:<9} {best:<9} {loss:>12}  {decision.verdict:<11} {options}"
+        )
+    return lines
+
+
 def by_suit(mask: int) -> str:
     """``♣ 2 5 K  ♦ 3 10  ♠ -  ♥ A``: a holding sorted by suit."""
     parts = []
@@ -380,6 +446,31 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the bot's random seed (default {DEFAULT_SEED}: the same answer every time)",
     )
     suggest_parser.set_defaults(run=suggest)
+
+    analyse_parser = commands.add_parser(
+        "analyse",
+        help="the coach: what each of a seat's decisions cost in the finished hands of a record",
+        description=(
+            "Review one seat's pass, plays and moon choice in the finished hands of a game "
+            "record: every option's expected cost in points, judged only from what that seat "
+            "knew at that moment, the best option, the loss and a verdict (fine, inaccuracy, "
+            "mistake, blunder). See docs/coach.md."
+        ),
+    )
+    analyse_parser.add_argument("file", metavar="FILE", help="a hearts-record/1 file")
+    analyse_parser.add_argument(
+        "--seat", default="0", help="0-3 or south, west, north, east (default 0, South)"
+    )
+    analyse_parser.add_argument(
+        "--hand", type=int, default=None, help="one hand, from 1 (default: every finished hand)"
+    )
+    analyse_parser.add_argument(
+        "--json", action="store_true", help="one JSON object per decision, one per line"
+    )
+    analyse_parser.add_argument(
+        "--seed", type=int, default=None, help="the sampling seed (default 0: the same answer)"
+    )
+    analyse_parser.set_defaults(run=analyse)
 
     arena_parser = commands.add_parser(
         "arena",

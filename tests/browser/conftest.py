@@ -85,6 +85,8 @@ class Server:
             "HEARTS_BOT_WORKERS": "2",
             "HEARTS_TEST_AUTOPLAY": "1",
             "HEARTS_GRACE_SECONDS": GRACE_SECONDS,
+            # Seconds of search after every hand would slow the other tests' matches down.
+            "HEARTS_COACH_AFTER_HAND": "0",
         }
         self.process = subprocess.Popen(
             [

@@ -58,6 +58,9 @@ def settings(tmp_path: Path, web_dir: Path, database_url: str) -> Settings:
         data_dir=tmp_path / "data",
         bot_workers=2,
         bot_processes=False,
+        # The coach reviews a hand only when a test asks (tests/server/test_coach_api.py turns
+        # the review after every hand on): a review is seconds of search in the bots' threads.
+        coach_after_hand=False,
         pace_scale=0.0,
         web_dir=web_dir,
         # With bots answering at once a test's tab plays as fast as the machine runs,

@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hearts import __version__
 from hearts.server.db.session import Database, StorageLost, upgrade
 from hearts.server.limits import Bucket, Connections, Guard, client_address
-from hearts.server.routes import accounts, api, pages, stats, tables, testing
+from hearts.server.routes import accounts, api, coach, pages, stats, tables, testing
 from hearts.server.routes.deps import display_name, session_player
 from hearts.server.security import (
     SAFE_METHODS,
@@ -29,7 +29,7 @@ from hearts.server.tables.bus import Bus, LocalBus, RedisBus
 from hearts.server.tables.registry import TableRegistry
 from hearts.server.tables.table import TableEnv
 from hearts.server.work import BoundedWork
-from hearts.server.workers import BotPool, Hints
+from hearts.server.workers import BotPool, CoachPool, Hints
 from hearts.server.ws import connection
 
 log = logging.getLogger(__name__)
@@ -67,11 +67,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db.start()
         pool = BotPool(settings.bot_workers, settings.bot_processes)
         hints = Hints(BotPool(settings.hint_workers, settings.bot_processes), settings.hint_queue)
+        coach = CoachPool(settings.bot_processes)
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
-        env = TableEnv(db, pool, hints, settings.pace_scale, settings.grace_seconds, bus)
+        env = TableEnv(
+            db,
+            pool,
+            hints,
+            settings.pace_scale,
+            settings.grace_seconds,
+            bus,
+            coach=coach if settings.coach_after_hand else None,
+        )
         registry = TableRegistry(env)
         await bus.start(registry.on_change)
         app.state.registry = registry
+        app.state.coach = coach
         # Expensive work a client can ask for, bounded (work.py): password hashes in two
         # threads of their own, replays in one, each at most one per client at a time.
         app.state.passwords = BoundedWork("password check", workers=2, max_waiting=16)
@@ -85,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hints.close()
             app.state.passwords.close()
             app.state.replays.close()
+            coach.close()
             await db.close()
 
     app = FastAPI(title="Hearts", version=__version__, lifespan=lifespan)
@@ -101,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install_not_found(app)  # an unknown page gets a page; the API keeps JSON
     app.include_router(accounts.router)
     app.include_router(api.router)
+    app.include_router(coach.router)
     app.include_router(stats.router)
     app.include_router(tables.router)
     if settings.test_autoplay:

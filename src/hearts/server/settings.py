@@ -36,6 +36,9 @@ class Settings:
     """HEARTS_HINT_QUEUE: hints in flight at once, all players together (one per player)."""
     bot_processes: bool = True
     """HEARTS_BOT_PROCESSES: think in worker processes (true) or threads (false)."""
+    coach_after_hand: bool = True
+    """HEARTS_COACH_AFTER_HAND: review each person's decisions as soon as a hand ends (in the
+    coach's own worker, stored), so the review is ready when asked for."""
     pace_scale: float = 1.0
     """HEARTS_PACE_SCALE: multiplies every pacing delay; 0 makes bots act at once (tests)."""
     web_dir: Path = WEB_DIR
@@ -91,6 +94,8 @@ class Settings:
             values["hint_queue"] = max(1, int(env["HEARTS_HINT_QUEUE"]))
         if "HEARTS_BOT_PROCESSES" in env:
             values["bot_processes"] = _flag(env["HEARTS_BOT_PROCESSES"])
+        if "HEARTS_COACH_AFTER_HAND" in env:
+            values["coach_after_hand"] = _flag(env["HEARTS_COACH_AFTER_HAND"])
         if "HEARTS_PACE_SCALE" in env:
             values["pace_scale"] = max(0.0, float(env["HEARTS_PACE_SCALE"]))
         if "HEARTS_WEB_DIR" in env:

@@ -190,3 +190,93 @@ class Hints:
 
     def close(self) -> None:
         self._pool.close()
+
+
+# --- the coach -------------------------------------------------------------------
+
+COACH_WAITING: Final = 8
+"""Analyses queued or running at once, all players together; more are refused."""
+
+
+class CoachBusy(Exception):
+    """An analysis refused for now: the player has one running, or the queue is full."""
+
+
+def review_hand(record: dict[str, Any], seat: int, hand: int) -> dict[str, Any]:
+    """The coach's review of one finished hand as JSON (module level: it runs in a worker)."""
+    from hearts.coach import analyse
+
+    return analyse(record, seat, hand).hands[0].to_json()
+
+
+class CoachPool:
+    """Where the coach works after a hand: its own single worker, so an analysis (a few
+    seconds of search) never holds up the bots' moves or another player's hint.
+
+    At most one analysis per player is queued or running, and at most
+    :data:`COACH_WAITING` in all; beyond that :class:`CoachBusy` says so at once.
+    Asking again for the review being made (the same ``key``) waits for it.
+    """
+
+    def __init__(self, processes: bool, waiting: int = COACH_WAITING) -> None:
+        self._processes = processes
+        self._waiting = waiting
+        self._jobs: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+        self._players: dict[str, Hashable] = {}
+        self._executor = self._make()
+        self._lock = threading.Lock()
+
+    def _make(self) -> Executor:
+        if self._processes:
+            context = multiprocessing.get_context("spawn")
+            return ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=_leave_stopping_to_the_server
+            )
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="coach")
+
+    async def review(
+        self,
+        player: str,
+        record: dict[str, Any],
+        seat: int,
+        hand: int,
+        key: Hashable | None = None,
+    ) -> dict[str, Any]:
+        """``seat``'s review of ``hand`` (finished) in ``record``; :class:`CoachBusy` if refused."""
+        job = self._jobs.get(key) if key is not None else None
+        if job is None:
+            if player in self._players:
+                raise CoachBusy("The coach is already looking at a hand for you: wait for it")
+            if len(self._jobs) >= self._waiting:
+                raise CoachBusy("The coach is busy: try again in a minute")
+            name = key if key is not None else object()
+            job = asyncio.ensure_future(self._run(record, seat, hand))
+            self._jobs[name] = job
+            self._players[player] = name
+
+            def done(_: object) -> None:
+                self._jobs.pop(name, None)
+                if self._players.get(player) is name:
+                    del self._players[player]
+
+            job.add_done_callback(done)
+        return await asyncio.shield(job)
+
+    async def _run(self, record: dict[str, Any], seat: int, hand: int) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        executor = self._executor
+        try:
+            return await loop.run_in_executor(executor, review_hand, record, seat, hand)
+        except BrokenProcessPool:
+            with self._lock:
+                if self._executor is executor:
+                    log.warning("the coach's worker process died: starting a new one")
+                    self._executor = self._make()
+            return await loop.run_in_executor(self._executor, review_hand, record, seat, hand)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._jobs)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -13,6 +13,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -135,6 +136,30 @@ class PlayerStats(Base):
     queens: Mapped[int] = mapped_column(Integer, default=0)
     current_streak: Mapped[int] = mapped_column(Integer, default=0)
     best_streak: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class CoachReview(Base):
+    """The coach's review of one seat in one finished hand of a match, computed once.
+
+    ``hand_digest`` fingerprints the hand as it was reviewed: an undo before
+    the next hand can change a finished hand, and its review is then redone.
+    """
+
+    __tablename__ = "coach_reviews"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_digest: Mapped[str] = mapped_column(String(64))
+    player_token: Mapped[str | None] = mapped_column(
+        ForeignKey("players.token"), nullable=True, index=True
+    )
+    """The person whose decisions these were (None for a seat a bot played)."""
+    accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The hand's accuracy (None when every play was forced): the statistics' series."""
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """:meth:`hearts.coach.HandReview.to_json`."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class AuthFailure(Base):

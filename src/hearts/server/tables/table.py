@@ -29,6 +29,7 @@ from hearts.errors import IllegalMove, not_your_turn
 from hearts.match import Match, Phase
 from hearts.record import RecordWriter, read_record, write_record
 from hearts.rules import SEATS, Rules
+from hearts.server.coaching import review_in_background
 from hearts.server.db import store
 from hearts.server.db.session import Database
 from hearts.server.db.store import MatchData, Sessions, now
@@ -49,7 +50,7 @@ from hearts.server.tables.seats import (
 )
 from hearts.server.tables.state import table_json
 from hearts.server.tables.turns import Turns
-from hearts.server.workers import BotPool, Hints, HintsBusy
+from hearts.server.workers import BotPool, CoachPool, Hints, HintsBusy
 from hearts.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -83,10 +84,17 @@ class TableEnv:
     pace_scale: float
     grace_seconds: float = 60.0
     bus: Bus = field(default_factory=LocalBus)
+    coach: CoachPool | None = None
+    """Reviews each person's decisions as soon as a hand ends (None: only when asked)."""
 
     @property
     def sessions(self) -> Sessions:
         return self.db.sessions
+
+
+def _hand_ended(before: Phase, after: Phase) -> bool:
+    over = (Phase.HAND_OVER, Phase.MATCH_OVER)
+    return before not in over and after in over
 
 
 def _rebuild(data: MatchData) -> Match:
@@ -116,6 +124,7 @@ class Table:
         self.seats: tuple[Seat, ...] = self._seats()
         self.turns = Turns(self)
         self.records = RecordWriter()
+        self._coach_tasks: set[asyncio.Task[None]] = set()
 
     @classmethod
     def new(cls, token: str, level: str, pace: str, version: int, env: TableEnv) -> Table:
@@ -661,6 +670,8 @@ class Table:
             self.turns.schedule()  # first: the state tells when the next hand comes
             self.turns.schedule_grace()
             self.broadcast()
+            if backup and _hand_ended(backup[0][0].phase, self.match.phase):
+                self._review_hand()
         if backup:
             try:
                 await self.env.bus.changed(self.data.id)
@@ -668,6 +679,25 @@ class Table:
                 log.exception("could not tell the other processes about table %s", self.data.id)
             if not presence:
                 await self.sync_presence()  # seats may have changed hands
+
+    def _review_hand(self) -> None:
+        """The hand just ended: let the coach review each person's decisions in it."""
+        coach = self.env.coach
+        if coach is None:
+            return
+        hand = len(self.match.results)
+        people = [(0, self.data.owner_token)]
+        if self.shared:
+            places = enumerate(self.places())
+            people = [(s, p.token) for s, p in places if p.token is not None and not p.left]
+        for seat, token in people:
+            task = asyncio.create_task(
+                review_in_background(
+                    self.env.sessions, coach, token, self.data.id, self.data.record, seat, hand
+                )
+            )
+            self._coach_tasks.add(task)
+            task.add_done_callback(self._coach_tasks.discard)
 
     def _settle(self, phase_before: Phase, status_before: str, *, bump: bool = True) -> bool:
         """What follows from a change: the continue step, the end of the match, the row.

@@ -2,6 +2,7 @@
 // back are stepped through with Previous/Next or the arrow keys.
 
 import { cardName } from "./cards.js";
+import { coachHand, setupCoach } from "./coach.js";
 import { DEFAULT_PLAYERS } from "./model.js";
 import { h, staticCard } from "./render.js";
 import { buildSteps, normFrames, remaining } from "./replay-model.js";
@@ -49,6 +50,7 @@ async function load(event) {
   if (!steps.length) { showError("This record has no hands to show."); return; }
   index = 0;
   $("replay-view").hidden = false;
+  setupCoach($("replay-coach"), record, names);
   draw();
   $("btn-next").focus();
 }
@@ -139,6 +141,7 @@ function draw() {
   $("replay-caption").textContent = caption;
   $("btn-prev").disabled = index === 0;
   $("btn-next").disabled = index === steps.length - 1;
+  coachHand(hand.number, hand.complete);
   $("replay-view").dataset.step = String(index);
   $("replay-view").dataset.kind = step.kind;
 }

@@ -1,0 +1,364 @@
+"""The expected cost of every option of one decision, from one seat's view only.
+
+This is the Expert's way of looking at a position, kept apart from the bot so
+that it can report a cost for *every* option, not just pick one:
+
+- a play: the hidden cards are sampled from what the seat knows
+  (:func:`hearts.bots.knowledge.sample_hidden`), each sample weighted by how
+  likely the opponents' plays so far were in it; every legal card is played
+  in every sample and the hand finished by the playout policy
+  (:func:`hearts.bots.policy.playout`), the same samples for every card;
+- a pass: the 39 unseen cards are dealt at random to the other seats, who pass
+  by the policy's rule of thumb; the candidate passes (the policy's shortlist,
+  the Expert's own choice and the pass made) are each played to the end of the
+  hand in every deal;
+- a moon choice under ``moon: "choice"``: both scorings are exact.
+
+An option's cost is the weighted mean, over the samples, of :class:`MatchCost`
+of the finished hand.  When the seat may still shoot the moon, each option is
+also finished with the seat trying to, and the cheaper of the two ways counts
+(as the Expert does).  The spread of the per-sample differences gives each
+option's standard error against the best option.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hearts.bots import policy
+from hearts.bots.base import taken_cards
+from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
+from hearts.cards import ALL_CARDS_MASK
+from hearts.coach.review import MOON_STYLES, Budget
+from hearts.hand import HandState
+from hearts.rules import PassDirection, Rules
+from hearts.view import SeatView
+
+WIN_COST = -60.0
+LOSS_COST = 60.0
+"""A finish that ends the match: far beyond any hand's points (the Expert's scale)."""
+
+
+@dataclass(frozen=True)
+class MatchCost:
+    """What a hand's points cost one seat, given the match so far (lower is better).
+
+    While the match goes on: the seat's own points minus a weighted share of
+    the opponents' points, the opponent nearest the lead weighing most, and
+    more so near the end of the match (the Expert's weights).  A hand that
+    ends the match costs :data:`WIN_COST` or :data:`LOSS_COST`, plus a tenth
+    of the margin.
+    """
+
+    rules: Rules
+    seat: int
+    totals: tuple[int, int, int, int]
+    weights: tuple[float, float, float, float]
+
+    @classmethod
+    def for_view(cls, view: SeatView) -> MatchCost:
+        seat = view.seat
+        totals = view.totals
+        leader = min(totals[s] for s in range(4) if s != seat)
+        closeness = min(max(totals) / view.rules.target, 1.0)
+        spread = 30.0 - 20.0 * closeness
+        raw = [0.0 if s == seat else math.exp(-(totals[s] - leader) / spread) for s in range(4)]
+        norm = sum(raw)
+        return cls(
+            view.rules, seat, totals, (raw[0] / norm, raw[1] / norm, raw[2] / norm, raw[3] / norm)
+        )
+
+    def of_points(self, points: Sequence[int]) -> float:
+        seat = self.seat
+        totals = [self.totals[s] + points[s] for s in range(4)]
+        if max(totals) >= self.rules.target:
+            best_other = min(totals[s] for s in range(4) if s != seat)
+            margin = (totals[seat] - best_other) * 0.1
+            return (WIN_COST if totals[seat] < best_other else LOSS_COST) + margin
+        w = self.weights
+        return points[seat] - (
+            w[0] * points[0] + w[1] * points[1] + w[2] * points[2] + w[3] * points[3]
+        )
+
+    def points(self, taken: Sequence[int]) -> tuple[int, int, int, int]:
+        """The hand's points; a moon is scored the way that suits its shooter.
+
+        Under ``moon: "choice"`` the shooter picks: our seat the cheaper scoring
+        for us, an opponent (whose mind we cannot read) adds to the others.
+        """
+        points, shooter = self.rules.score_hand(list(taken), "add")
+        if shooter == self.seat and self.rules.moon == "choice":
+            other, _ = self.rules.score_hand(list(taken), "subtract")
+            if self.of_points(other) < self.of_points(points):
+                points = other
+        return points
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One option's estimated cost."""
+
+    option: int
+    """A card for a play, a mask of three cards for a pass, 0 add / 1 subtract for a moon."""
+    cost: float
+    """Expected :class:`MatchCost` of the hand."""
+    points: float
+    """Expected points the seat scores in the hand (moon applied)."""
+    per_sample: tuple[float, ...]
+    """The cost in each sampled deal (empty for an exact estimate)."""
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """Every option of one decision, and the samples' weights."""
+
+    options: tuple[Estimate, ...]
+    weights: tuple[float, ...]
+    """Each sampled deal's weight (they sum to 1); empty for an exact estimate."""
+
+    @property
+    def effective_samples(self) -> float:
+        """How many equally weighted deals the weighted ones are worth (Kish's formula)."""
+        if not self.weights:
+            return math.inf
+        return 1.0 / sum(w * w for w in self.weights)
+
+    def by_option(self, option: int) -> Estimate:
+        return next(estimate for estimate in self.options if estimate.option == option)
+
+    def noise(self, option: int, best: int) -> float:
+        """The standard error of ``cost(option) - cost(best)`` over the samples."""
+        a = self.by_option(option).per_sample
+        b = self.by_option(best).per_sample
+        n = len(self.weights)
+        if option == best or n < 2 or not a:
+            return 0.0
+        diffs = [x - y for x, y in zip(a, b, strict=True)]
+        mean = sum(w * d for w, d in zip(self.weights, diffs, strict=True))
+        spread = sum(w * w * (d - mean) ** 2 for w, d in zip(self.weights, diffs, strict=True))
+        # The weighted variance of a mean, with the usual n / (n - 1) correction.
+        return math.sqrt(spread * n / (n - 1))
+
+
+# --- sampling ----------------------------------------------------------------
+
+
+class Sampler(abc.ABC):
+    """Sampled deals for one decision, and each option's finish in each of them.
+
+    More deals can be added (:meth:`extend`); a finish already played is
+    never played again, so a second, larger estimate costs only the new deals.
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.scorer = MatchCost.for_view(view)
+        self.worlds: list[list[int]] = []
+        self.raw_weights: list[float] = []
+        self._finishes: dict[tuple[int, int], list[tuple[float, int]]] = {}
+
+    @abc.abstractmethod
+    def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
+        """A deal of the hidden cards and its (unnormalised) weight; None if none fits."""
+
+    @abc.abstractmethod
+    def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
+        """The cost and the seat's points of ``option`` in deal ``index``, the seat in ``mode``."""
+
+    @abc.abstractmethod
+    def _modes(self) -> tuple[int, ...]:
+        """The ways the seat may play on: avoiding points, and shooting while it can."""
+
+    def extend(self, count: int, rng: random.Random) -> None:
+        for _ in range(count):
+            sampled = self._sample(rng)
+            if sampled is None:
+                break
+            self.worlds.append(sampled[0])
+            self.raw_weights.append(sampled[1])
+        if not self.worlds or sum(self.raw_weights) <= 0.0:
+            raise ValueError("no deal of the hidden cards agrees with this view")
+
+    def estimate(self, options: Sequence[int]) -> Estimates:
+        """Each option over every deal sampled so far; the seat's cheaper way to play on counts."""
+        total = sum(self.raw_weights)
+        weights = tuple(w / total for w in self.raw_weights)
+        estimates = []
+        for option in dict.fromkeys(options):
+            best: Estimate | None = None
+            for mode in self._modes():
+                finishes = self._finishes.setdefault((option, mode), [])
+                for index in range(len(finishes), len(self.worlds)):
+                    finishes.append(self._finish(option, mode, index))
+                cost = sum(w * c for w, (c, _) in zip(weights, finishes, strict=True))
+                if best is None or cost < best.cost:
+                    points = sum(w * p for w, (_, p) in zip(weights, finishes, strict=True))
+                    best = Estimate(option, cost, points, tuple(c for c, _ in finishes))
+            assert best is not None
+            estimates.append(best)
+        return Estimates(tuple(estimates), weights)
+
+
+# --- plays -------------------------------------------------------------------
+
+
+class PlaySampler(Sampler):
+    """Deals of the unseen cards consistent with the view, weighted by the opponents' plays."""
+
+    def __init__(self, view: SeatView, budget: Budget) -> None:
+        super().__init__(view)
+        self.noise = budget.play_noise
+        self.suspicion = budget.moon_suspicion
+        self.knowledge = Knowledge.from_view(view)
+        self.suspect = suspected_shooter(view)
+        self.my_modes = (policy.AVOID, policy.SHOOT) if may_shoot(view) else (policy.AVOID,)
+        self._template: HandState | None = None
+
+    def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
+        world = sample_hidden(self.knowledge, rng)
+        if world is None:
+            return None
+        if self._template is None:
+            self._template = state_template(self.view, world)
+        return world, likelihood(self.view, world, self.noise)
+
+    def _modes(self) -> tuple[int, ...]:
+        return self.my_modes
+
+    def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
+        assert self._template is not None
+        seat = self.view.seat
+        modes = [policy.AVOID] * 4
+        # The suspected shooter shoots in an even share of the deals, interleaved.
+        if self.suspect is not None and int((index + 1) * self.suspicion) > int(
+            index * self.suspicion
+        ):
+            modes[self.suspect] = policy.SHOOT
+        modes[seat] = mode
+        state = self._template.copy()
+        state.hands = self.worlds[index][:]
+        state.play(option)
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+        points = self.scorer.points(state.taken)
+        return self.scorer.of_points(points), points[seat]
+
+
+def likelihood(view: SeatView, world: list[int], noise: float) -> float:
+    """How likely the opponents' plays so far were, had they held ``world``.
+
+    Each opponent is taken to play the policy's card, except with probability
+    ``noise`` any legal card at random.
+    """
+    start = world[:]
+    for trick in view.tricks:
+        for who, card in trick.cards:
+            start[who] |= 1 << card
+    state = HandState(view.rules, start)
+    chance = 1.0
+    threat = -1
+    for who, card in view.plays:
+        legal = state.legal_mask()
+        if who != view.seat and legal & (legal - 1):
+            expected = policy.choose(state, legal, policy.AVOID, threat)
+            chance *= noise / legal.bit_count() + (1 - noise if expected == card else 0.0)
+        if state.play(card) >= 0:
+            threat = policy.moon_threat(state)
+    return chance
+
+
+def may_shoot(view: SeatView) -> bool:
+    """The seat can still take every penalty card: nobody else has won one this hand."""
+    penalty = view.rules.penalty_mask
+    taken = taken_cards(view)
+    return not any(taken[s] & penalty for s in range(4) if s != view.seat)
+
+
+def suspected_shooter(view: SeatView) -> int | None:
+    """An opponent who has won every penalty card so far, 8 points' worth or more."""
+    penalty = view.rules.penalty_mask
+    taken = taken_cards(view)
+    holders = [s for s in range(4) if taken[s] & penalty]
+    if len(holders) != 1 or holders[0] == view.seat:
+        return None
+    shooter = holders[0]
+    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < 8:
+        return None
+    return shooter
+
+
+# --- passes ------------------------------------------------------------------
+
+
+def pass_candidates(hand: int) -> list[int]:
+    """The policy's shortlist: its three most dangerous cards, one-card swaps, the three lowest."""
+    ranked = [card for _, card in policy.pass_dangers(hand)]
+    top, rest = ranked[:3], ranked[3:6]
+    base = sum(1 << card for card in top)
+    candidates = [base]
+    for out in top:
+        for alternative in rest:
+            candidates.append(base & ~(1 << out) | 1 << alternative)
+    candidates.append(sum(1 << card for card in ranked[-3:]))
+    return list(dict.fromkeys(candidates))
+
+
+class PassSampler(Sampler):
+    """Deals of the 39 unseen cards, all equally likely; the others pass by rule of thumb."""
+
+    def __init__(self, view: SeatView) -> None:
+        super().__init__(view)
+        self.unseen = [card for card in range(52) if (ALL_CARDS_MASK & ~view.hand.mask) >> card & 1]
+        self.others = [s for s in range(4) if s != view.seat]
+
+    def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
+        rng.shuffle(self.unseen)
+        world = [0, 0, 0, 0]
+        world[self.view.seat] = self.view.hand.mask
+        for index, card in enumerate(self.unseen):
+            world[self.others[index // 13]] |= 1 << card
+        return world, 1.0
+
+    def _modes(self) -> tuple[int, ...]:
+        return (policy.AVOID, policy.SHOOT)
+
+    def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
+        view = self.view
+        seat = view.seat
+        holdings = after_passes(self.worlds[index], seat, option, view.pass_direction)
+        state = HandState(view.rules, holdings)
+        modes = [policy.AVOID] * 4
+        modes[seat] = mode
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+        points = self.scorer.points(state.taken)
+        return self.scorer.of_points(points), points[seat]
+
+
+def after_passes(
+    world: list[int], seat: int, passed: int, direction: PassDirection
+) -> tuple[int, int, int, int]:
+    """The holdings after the exchange: ours is ``passed``, the others by rule of thumb."""
+    if direction is PassDirection.HOLD:
+        return world[0], world[1], world[2], world[3]
+    passes = [passed if s == seat else policy.heuristic_pass(world[s]) for s in range(4)]
+    holdings = [world[s] & ~passes[s] for s in range(4)]
+    for s in range(4):
+        holdings[direction.receiver(s)] |= passes[s]
+    return holdings[0], holdings[1], holdings[2], holdings[3]
+
+
+# --- the moon ----------------------------------------------------------------
+
+
+def estimate_moon(view: SeatView) -> Estimates:
+    """Both ways to score our moon, exactly: the hand is over, nothing is hidden that matters."""
+    scorer = MatchCost.for_view(view)
+    taken = taken_cards(view)
+    estimates = []
+    for index, style in enumerate(MOON_STYLES):
+        points, _ = view.rules.score_hand(taken, style)
+        estimates.append(Estimate(index, scorer.of_points(points), float(points[view.seat]), ()))
+    return Estimates(tuple(estimates), ())
