@@ -87,7 +87,7 @@ DOCUMENTED: Final[dict[str, set[int]]] = {
     "GET /api/match/record": {200, 401, 404, 409, 429},
     "POST /api/replay": {200, 400, 403, 413, 429, 503},
     "GET /api/match/coach": {200, 401, 404, 409, 422, 429},
-    "POST /api/coach": {200, 400, 401, 403, 413, 422, 429},
+    "POST /api/coach": {200, 400, 401, 403, 413, 422, 429, 503},
     "GET /api/stats": {200, 401, 429},
     "GET /api/stats/coach": {200, 401, 429},
     "GET /api/leaderboard": {200, 422, 429},

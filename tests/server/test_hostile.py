@@ -39,6 +39,7 @@ from hearts.server.accounts import Attempt
 from hearts.server.app import create_app
 from hearts.server.db.session import make_engine, make_sessions
 from hearts.server.routes import api
+from hearts.server.routes import coach as coach_routes
 from hearts.server.security import SESSION_COOKIE
 from hearts.server.settings import Settings
 
@@ -347,3 +348,25 @@ def test_a_deleted_data_folder_stops_every_change(
     health = data_client.get("/healthz")
     assert health.status_code == 503 and "was deleted" in health.text
     assert post(data_client, "/api/tables", {"name": "x"}).status_code == 503
+
+
+def test_the_coachs_records_are_bounded_like_replays(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new_guest(client)
+    record = write_record(Match(seed=5))
+    record["hands"] = record["hands"] * (api.MAX_REPLAY_HANDS + 1)
+    response = post(client, "/api/coach?seat=0&hand=1", record)
+    assert response.status_code == 400 and "up to 200 hands" in response.json()["detail"]
+    gate = Gate(coach_routes.read_record)
+    monkeypatch.setattr(coach_routes, "read_record", gate)
+    small = write_record(Match(seed=5))
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(post, client, "/api/coach?seat=0&hand=1", small)
+        while gate.calls < 1:
+            time.sleep(0.01)
+        # While this client's record is being read, its replays wait too: one at a time.
+        second = post(client, "/api/replay", small)
+        assert second.status_code == 429
+        gate.opened.set()
+        assert first.result(20).status_code == 400  # the record has no finished hand

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES: Final = 64 * 1024
 """Any request body, except the routes below."""
-BODY_LIMITS: Final = {"/api/replay": 2 * 1024 * 1024}
+BODY_LIMITS: Final = {"/api/replay": 2 * 1024 * 1024, "/api/coach": 2 * 1024 * 1024}
 """Routes allowed a bigger body (a whole match's record)."""
 
 HTTP_RATE: Final = 30.0

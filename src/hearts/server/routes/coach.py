@@ -18,14 +18,19 @@ from hearts.match import Phase
 from hearts.record import RecordError, read_record, write_record
 from hearts.server.coaching import hand_review, up_to
 from hearts.server.db import coach as stored
+from hearts.server.routes.api import MAX_REPLAY_HANDS
 from hearts.server.routes.deps import (
     ANY_API,
     ANY_POST,
     CurrentPlayer,
     RegistryDep,
+    ReplaysDep,
     SessionsDep,
+    client_key,
     refusals,
 )
+from hearts.server.routes.deps import busy as busy_work
+from hearts.server.work import Busy
 from hearts.server.workers import CoachBusy, CoachPool
 from hearts.suggest import check_seat
 
@@ -91,10 +96,11 @@ async def match_coach(
         raise busy(error) from None
 
 
-@router.post("/coach", responses=refusals(400, 401, *ANY_POST))
+@router.post("/coach", responses=refusals(400, 401, 503, *ANY_POST))
 async def record_coach(
     request: Request,
     player: CurrentPlayer,
+    replays: ReplaysDep,
     seat: Annotated[int, Query(ge=0, le=3)],
     hand: Annotated[int, Query(ge=1, le=1000)],
 ) -> dict[str, Any]:
@@ -108,12 +114,20 @@ async def record_coach(
         data = json.loads(body)
     except (ValueError, RecursionError):
         raise HTTPException(status_code=400, detail="not JSON") from None
+    hands = data.get("hands") if isinstance(data, dict) else None
+    if isinstance(hands, list) and len(hands) > MAX_REPLAY_HANDS:
+        raise HTTPException(
+            status_code=400, detail=f"The coach reads records of up to {MAX_REPLAY_HANDS} hands"
+        )
     try:
         check_seat(seat)
-        match = await asyncio.to_thread(read_record, data, 0)
+        # Reading a record is the replay's work: the same bounded thread, one per client.
+        match = await replays.run(client_key(request), read_record, data, 0)
         hands_to_review(match, hand)
     except (RecordError, ValueError) as error:
         raise HTTPException(status_code=400, detail=str(error)) from None
+    except Busy as error:
+        raise busy_work(error) from None
     return await run_review(coach_pool(request), player.token, data, seat, hand)
 
 
