@@ -205,6 +205,28 @@ def test_undo_makes_the_match_unranked_but_it_still_counts(auto_client: TestClie
     assert body["player"]["ranking_points"] == 0
 
 
+def test_a_hint_makes_the_match_unranked_but_it_still_counts(
+    auto_client: TestClient, settings: Settings
+) -> None:
+    new_guest(auto_client)
+    with connect(auto_client) as socket:
+        tab = Player(socket)
+        tab.send("hello")
+        tab.receive()
+        tab.start("normal")
+        tab.send("hint", accept_unranked=True)
+        table = tab.until(lambda t: not t["ranked"])
+        assert table["used_hint"] and not table["used_undo"]
+        assert tab.receive()["type"] == "hint"
+        assert post(auto_client, "/api/test/autoplay").status_code == 200
+        table = tab.until(lambda t: t["status"] == "finished", limit=5000)
+    assert table["ranking_points"] == 0 and not table["ranked"]
+    body = stats(auto_client)
+    assert body["levels"]["normal"]["played"] == 1
+    assert body["player"]["ranking_points"] == 0
+    assert db(settings, "SELECT ranked, ranking_points FROM match_results") == [(0, 0)]
+
+
 def test_abandoning_after_a_decision_is_a_loss(client: TestClient, player: Player) -> None:
     table = player.start("expert")
     player.send("new_match", level="expert", abandon=True)  # no decision: nothing counts
