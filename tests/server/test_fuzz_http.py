@@ -558,9 +558,20 @@ def check_database(before: Rows, after: Rows, exchanges: list[Exchange], tokens:
     keys = {"addr:testclient"} | {
         f"user:{str(e.body['username']).lower()[:64]}" for e in refused if isinstance(e.body, dict)
     }
+    # A new password asks for the current one: a wrong one counts against the account.
+    names = {row["token"]: row["username_key"] for row in after["players"]}
+    wrong_current = [
+        e
+        for e in exchanges
+        if e.label == "POST /api/account/password"
+        and e.status == 401
+        and e.player_before[1] is not None
+        and names.get(e.player_before[0])
+    ]
+    keys |= {f"user:{names[e.player_before[0]]}" for e in wrong_current}
     failures = Counter(row["key"] for row in after["auth_failures"])
     assert set(failures) <= keys, "a sign-in failure that no refused sign-in made"
-    assert failures["addr:testclient"] <= len(refused)
+    assert failures["addr:testclient"] <= len(refused) + len(wrong_current)
 
 
 # --- what the fuzzing found ------------------------------------------------------------
