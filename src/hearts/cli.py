@@ -125,15 +125,16 @@ def analyse(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     """Start the web game (the server's packages are imported only here)."""
     try:
-        from hearts.server.security import DataFolderError
+        from hearts.server.security import DataFolderError, check_data_folder
         from hearts.server.serving import serve as serve_game
     except ImportError as error:
         raise UserError(
             f"the server is not installed ({error.name} is missing): pip install 'hearts[server]'"
         ) from None
     settings = server_settings(args)
-    print(f"Hearts at http://{settings.host}:{settings.port}/ (database {settings.db_url})")
     try:
+        check_data_folder(settings)
+        print(f"Hearts at http://{settings.host}:{settings.port}/ (database {settings.db_url})")
         serve_game(settings)
     except DataFolderError as error:
         raise UserError(str(error)) from None
