@@ -7,8 +7,10 @@ import { hasHouseRules, levelName, rulesSummary } from "./house-rules.js";
 import {
   announcements, completedTricks, isMyTurn, isOver, isViewer, listCards, players, promptText, watching, whoIs,
 } from "./model.js";
-import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
-import { h, renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
+import {
+  choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour, wireMore, wireOption,
+} from "./play.js";
+import { h, layoutHand, renderHand, renderScoreSheet, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
 import { offerSeatName, rememberSeatName, showAccount } from "./session.js";
 import { TableSocket } from "./socket.js";
@@ -343,6 +345,7 @@ function renderGame(t) {
   $("btn-last-trick").disabled = completedTricks(t).length === 0;
   $("pace").hidden = !player;
   $("btn-leave").hidden = !(player && !finished);
+  $("btn-next-hand").hidden = !(t.phase === "hand_over" && player && !finished);
 
   const summary = $("summary");
   const wasHidden = summary.hidden;
@@ -351,8 +354,7 @@ function renderGame(t) {
   if (over) {
     renderSummary(t, { body: $("summary-body"), moon: $("summary-moon"), title: $("summary-title") });
     $("match-over").hidden = !finished;
-    $("btn-next-hand").hidden = finished || !player;
-    if (finished) renderMatchOver(t, names);
+    if (finished) { renderMatchOver(t, names); renderScoreSheet($("match-sheet"), t); }
     if (wasHidden && player && !finished) {
       const active = document.activeElement;
       if (!active || active === document.body || $("hand").contains(active)) $("btn-next-hand").focus();
@@ -534,6 +536,17 @@ function wire() {
   $("btn-rules-close").addEventListener("click", () => closeDialog($("dlg-rules")));
 
   wireFourColour();
+  wireMore();
+  wireOption("opt-motion", "hearts.motion", true, (on) => document.documentElement.classList.toggle("no-motion", !on));
+  wireOption("opt-sound", "hearts.sound", false, (on) => { ui.sound = on; });
+  window.addEventListener("resize", () => layoutHand($("hand")));
+  $("btn-scores").addEventListener("click", () => {
+    if (!table || seating(table)) return;
+    renderScoreSheet($("scores-sheet"), table);
+    openDialog($("dlg-scores"));
+    $("btn-scores-close").focus();
+  });
+  $("btn-scores-close").addEventListener("click", () => closeDialog($("dlg-scores")));
   setInterval(updateCountdowns, 250);
 }
 
