@@ -39,7 +39,8 @@ new MutationObserver(() => {
 IN_VIEW = """() => {
   const inside = (el) => {
     const r = el.getBoundingClientRect();
-    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5
+      && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
   };
   const out = [];
   for (const sel of ["#seat-0", "#seat-1", "#seat-2", "#seat-3", "#trick", ".primary-slot"]) {
@@ -48,9 +49,9 @@ IN_VIEW = """() => {
   for (const card of document.querySelectorAll("#hand [data-card]")) {
     if (!inside(card)) out.push(card.dataset.card);
   }
-  const scroll = document.scrollingElement;
-  if (scroll.scrollHeight > innerHeight + 1) out.push(`page scrolls: ${scroll.scrollHeight} > ${innerHeight}`);
-  if (scroll.scrollWidth > innerWidth + 1) out.push(`page is wide: ${scroll.scrollWidth} > ${innerWidth}`);
+  const { scrollHeight, scrollWidth } = document.scrollingElement;
+  if (scrollHeight > innerHeight + 1) out.push(`page scrolls: ${scrollHeight} > ${innerHeight}`);
+  if (scrollWidth > innerWidth + 1) out.push(`page is wide: ${scrollWidth} > ${innerWidth}`);
   return out;
 }"""
 
