@@ -9,6 +9,7 @@ import {
   choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour, wireMore, wireOption,
 } from "./play.js";
 import { layoutHand, renderHand, renderScoreSheet, renderSeat, renderSummary, renderTrick } from "./render.js";
+import { StateQueue } from "./motion.js";
 import { showAccount, signOut } from "./session.js";
 import { TableSocket } from "./socket.js";
 import { announcer, capitalise, formatTime, messenger, moveHandFocus } from "./ui.js";
@@ -40,6 +41,8 @@ const ui = {
 const clock = { ms: 0, at: 0, running: false };
 
 const socket = new TableSocket({ onMessage, onStatus, onPlayer });
+// States are drawn in order, each after the motion of the one before (motion.js).
+const states = new StateQueue((msg) => onState(msg), () => ({ sound: ui.sound }));
 
 // ---- sending ------------------------------------------------------------------
 
@@ -62,7 +65,7 @@ function onStatus(status) {
   conn.dataset.status = status;
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
-  if (status === "open") ui.resync = true;
+  if (status === "open") { ui.resync = true; states.jump(); }
   else if (clock.running) {
     // Cut off from the server, we cannot know the table goes on: the clock
     // stands where it is until the next state says where it really is.
@@ -87,7 +90,7 @@ async function signOutHere() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") onState(msg);
+  if (msg.type === "state") states.push(msg);
   else if (msg.type === "hint") onHint(msg);
   else if (msg.type === "error") onError(msg);
 }
@@ -372,6 +375,7 @@ function onCard(card) {
     return;
   }
   // Let the server judge: its reason ("You must follow clubs") is shown.
+  states.notePlayed(document.querySelector(`#hand [data-card="${card}"]`));
   send("play", { card });
 }
 
@@ -511,6 +515,7 @@ function wire() {
     // we hold is often already old. The pass names its three cards, and the
     // rules refuse a second pass.
     showMessage("");  // what was said about choosing the pass is done with
+    states.passAway(table, sortCards([...ui.selection]));
     send("confirm_pass", { cards: sortCards([...ui.selection]) }, { versioned: false });
   });
   $("btn-continue").addEventListener("click", () => send("continue"));

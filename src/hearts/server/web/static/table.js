@@ -12,6 +12,7 @@ import {
 } from "./play.js";
 import { h, layoutHand, renderHand, renderScoreSheet, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
+import { StateQueue } from "./motion.js";
 import { offerSeatName, rememberSeatName, showAccount } from "./session.js";
 import { TableSocket } from "./socket.js";
 import {
@@ -50,6 +51,8 @@ const socket = new TableSocket({
   onPlayer: (player) => { ui.player = player; showAccount($("account-state"), player); },
   hello: () => ({ type: "hello", table: code, watch: watchOnly }),
 });
+// States are drawn in order, each after the motion of the one before (motion.js).
+const states = new StateQueue((msg) => onState(msg), () => ({ sound: ui.sound }));
 
 function tableCode() {
   const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
@@ -88,11 +91,11 @@ function onStatus(status) {
   conn.dataset.status = status;
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
-  if (status === "open") ui.resync = true;
+  if (status === "open") { ui.resync = true; states.jump(); }
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") onState(msg);
+  if (msg.type === "state") states.push(msg);
   else if (msg.type === "hint") onHint(msg);
   else if (msg.type === "error") onError(msg);
 }
@@ -459,6 +462,7 @@ function onCard(card) {
     return;
   }
   // Let the server judge: its reason ("You must follow clubs") is shown.
+  states.notePlayed(document.querySelector(`#hand [data-card="${card}"]`));
   const seq = send("play", { card });
   ui.pendingPlay = seq === null ? null : { seq, card, retried: false };
 }
@@ -498,6 +502,7 @@ function wire() {
     // Unversioned: the others' passes move the version on while we choose;
     // the pass names its cards, and the rules refuse a second one.
     showMessage("");  // what was said about choosing the pass is done with
+    states.passAway(table, sortCards([...ui.selection]));
     send("confirm_pass", { cards: sortCards([...ui.selection]) });
   });
   $("btn-claim").addEventListener("click", () => send("claim"));
