@@ -66,9 +66,9 @@ QUEUE_IN_ORDER = """async () => {
   const drawn = [];
   const queue = new StateQueue((msg) => drawn.push(msg.version));
   const first = [[0, "2C"], [1, "3C"], [2, "4C"], [3, "5C"]];
-  const trick = (n) => ({ leader: 0, cards: first.slice(0, n), winner: n === 4 ? 3 : null, points: 0 });
+  const trick = (n) => ({ leader: 0, cards: first.slice(0, n), winner: n === 4 ? 3 : null });
   const next = [[3, "6C"], [0, "7C"], [1, "8C"]];
-  const lead = (n) => ({ leader: 3, cards: next.slice(0, n), winner: null, points: 0 });
+  const lead = (n) => ({ leader: 3, cards: next.slice(0, n), winner: null });
   const state = (version, tricks) => ({ type: "state", version,
     table: { match_id: 1, hand_number: 1, phase: "playing", pace: "relaxed", turn: 0, tricks } });
   queue.push(state(1, [trick(3)]));
