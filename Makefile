@@ -35,6 +35,7 @@ typecheck: $(STAMP)
 # Debian's Chromium for the browser tests (installed with apt-get when missing, as root).
 browser:
 	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-axe.sh
 
 # Debian's PostgreSQL server and Redis for tests/scale (installed with apt-get when missing, as
 # root). The tests start their own throwaway instances on loopback ports and stop them afterwards.

@@ -128,7 +128,10 @@ def wait_for_a_turn(pages: dict[str, Page], timeout: float = 20.0) -> str:
 
 
 def test_friends_create_sit_start_play_watch_and_leave(
-    server: Any, people: Callable[[str], Any], screenshot: Callable[[Page, str], None]
+    server: Any,
+    people: Callable[[str], Any],
+    screenshot: Callable[[Page, str], None],
+    axe: Callable[[Page], list[str]],
 ) -> None:
     alice, bob, carol = people("alice"), people("bob"), people("carol")
     sign_up(alice.page, server, "alice")
@@ -173,6 +176,7 @@ def test_friends_create_sit_start_play_watch_and_leave(
     a.click("#btn-copy")
     expect(a.locator("#copy-status")).not_to_be_empty()
     screenshot(a, "table-lobby-1280x800")
+    assert axe(a) == []
 
     # --- Carol only watches.
     c = carol.page
@@ -270,6 +274,7 @@ def test_friends_create_sit_start_play_watch_and_leave(
         played[name].append(choice)
         if name == "alice" and len(played["alice"]) == 1:
             screenshot(a, "table-mid-hand-1280x800")
+            assert axe(a) == []
 
     # The spectator saw both players' cards played, and never a hand.
     c.wait_for_function(

@@ -257,7 +257,7 @@ function render() {
     const matchOver = isOver(t);
     $("match-over").hidden = !matchOver;
     if (matchOver) renderMatchOver(t);
-    if (matchOver) renderScoreSheet($("match-sheet"), t);
+    if (matchOver) renderScoreSheet($("match-sheet"), t, "The match, hand by hand");
     if (wasHidden) {
       const inHand = document.activeElement === document.body || $("hand").contains(document.activeElement) || !document.activeElement;
       if (inHand) (matchOver ? $("btn-end-new-match") : $("btn-next-hand")).focus();

@@ -1,7 +1,7 @@
 // Drawing the table from the server's `table`. Text always goes in with
 // textContent; the DOM is built with createElement, never from HTML strings.
 
-import { cardBack, cardFace, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
 import { arr4, cardsTaken, centreTrick, completedTricks, isMyTurn, isViewer, players, SEAT_PLACES, whoIs } from "./model.js";
 
 export function h(tag, attrs, ...children) {
@@ -161,7 +161,7 @@ export function renderHand(node, table, ui) {
     const btn = h("button", {
       type: "button",
       class: `card ${suitClass(c)}`,
-      "aria-label": cardName(c),
+      "aria-label": cardLabel(c),
       "aria-pressed": passing && !confirmed ? String(selected) : null,
       "aria-disabled": unavailable ? "true" : null,
       "aria-describedby": received.has(c) ? "desc-received" : (hint.has(c) ? "desc-hint" : null),
@@ -173,7 +173,7 @@ export function renderHand(node, table, ui) {
     btn.classList.toggle("received", received.has(c));
     btn.classList.toggle("hinted", hint.has(c));
     btn.appendChild(cardFace(c));
-    if (received.has(c)) btn.appendChild(h("span", { class: "card-badge", "aria-hidden": "true", text: "new" }));
+    // A received card says "new" in a badge drawn by CSS (its description says it in words).
     node.appendChild(btn);
   });
   node.appendChild(h("span", { id: "desc-received", class: "visually-hidden", text: "received in the pass" }));
@@ -312,7 +312,7 @@ export function handHistory(table) {
  * The score sheet: the running totals after every hand so far (each hand's
  * points beside them), then a small chart of the four totals over the hands.
  */
-export function renderScoreSheet(node, table) {
+export function renderScoreSheet(node, table, label = "Totals after each hand") {
   const names = players(table);
   const hands = handHistory(table);
   node.replaceChildren();
@@ -342,7 +342,7 @@ export function renderScoreSheet(node, table) {
     body.appendChild(tr);
   });
   tableNode.appendChild(body);
-  const wrap = h("div", { class: "sheet-wrap" });
+  const wrap = h("div", { class: "sheet-wrap", tabindex: "0", role: "region", "aria-label": label });
   wrap.appendChild(tableNode);
   node.appendChild(wrap);
   node.appendChild(scoreChart(running, names, table));

@@ -357,7 +357,7 @@ function renderGame(t) {
   if (over) {
     renderSummary(t, { body: $("summary-body"), moon: $("summary-moon"), title: $("summary-title") });
     $("match-over").hidden = !finished;
-    if (finished) { renderMatchOver(t, names); renderScoreSheet($("match-sheet"), t); }
+    if (finished) { renderMatchOver(t, names); renderScoreSheet($("match-sheet"), t, "The match, hand by hand"); }
     if (wasHidden && player && !finished) {
       const active = document.activeElement;
       if (!active || active === document.body || $("hand").contains(active)) $("btn-next-hand").focus();
