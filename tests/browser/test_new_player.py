@@ -66,6 +66,7 @@ def focused(page: Page) -> dict[str, str | None]:
 
 def test_focus_follows_the_next_decision(page: Page) -> None:
     # Start by keyboard: focus lands in the hand, where the pass is chosen.
+    expect(page.locator("#start")).to_be_visible()
     page.focus("#level-easy")
     page.keyboard.press("Enter")
     page.focus("#btn-start")

@@ -380,7 +380,7 @@ function onCard(card) {
 }
 
 function moveFocus(event) {
-  moveHandFocus($("hand"), event, ui);
+  moveHandFocus($("hand"), event, ui, (text) => onCard(normCard(text)));
 }
 
 async function withUnrankedNotice(type) {

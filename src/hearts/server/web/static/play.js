@@ -113,9 +113,12 @@ export function wireMore() {
   const menu = byId("more-menu");
   if (!button || !menu) return;
   const set = (open, refocus = false) => {
+    // Focus left inside the menu would be lost when it hides: it goes back to More
+    // (unless what was chosen put it somewhere, such as a dialog).
+    const inside = menu.contains(document.activeElement) || document.activeElement === document.body;
     menu.hidden = !open;
     button.setAttribute("aria-expanded", String(open));
-    if (!open && refocus) button.focus();
+    if (!open && refocus && inside) button.focus();
   };
   button.addEventListener("click", () => {
     const open = menu.hidden;
@@ -130,7 +133,7 @@ export function wireMore() {
   });
   menu.addEventListener("click", (event) => {
     const target = event.target.closest("button");
-    if (target && !target.closest(".pace")) set(false);
+    if (target && !target.closest(".pace")) set(false, true);
   });
   document.addEventListener("click", (event) => {
     if (!menu.hidden && !menu.contains(event.target) && event.target !== button) set(false);

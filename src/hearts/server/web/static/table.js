@@ -495,7 +495,7 @@ function wire() {
     const btn = event.target.closest("button[data-card]");
     if (btn) onCard(normCard(btn.dataset.card));
   });
-  $("hand").addEventListener("keydown", (event) => moveHandFocus($("hand"), event, ui));
+  $("hand").addEventListener("keydown", (event) => moveHandFocus($("hand"), event, ui, (text) => onCard(normCard(text))));
 
   $("btn-pass").addEventListener("click", () => {
     if (ui.selection.size !== 3) { showMessage("Choose exactly three cards to pass.", "error"); return; }
