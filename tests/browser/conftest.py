@@ -175,12 +175,38 @@ def page(server: Server) -> Iterator[object]:
     assert errors == [], f"errors on the page: {errors}"
 
 
-@pytest.fixture
-def chromium_options() -> dict[str, Any]:
-    """What ``playwright.chromium.launch`` needs to start Debian's Chromium as the tests do."""
-    executable = chromium_path()
-    assert executable is not None
-    return {"executable_path": executable, "headless": True, "args": CHROMIUM_FLAGS}
+AXE = ROOT / "tests" / "browser" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any, context: str = "document") -> list[str]:
+    """What axe-core (pinned in tests/browser/axe, installed by scripts/ensure-axe.sh)
+    finds wrong on the page as it is now: one line per rule and element."""
+    if not AXE.is_file():
+        if os.environ.get("HEARTS_REQUIRE_BROWSER") == "1":
+            raise AssertionError("axe-core is missing: run sh scripts/ensure-axe.sh")
+        pytest.skip("axe-core is not installed (sh scripts/ensure-axe.sh)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # The pages' Content-Security-Policy forbids inline scripts (rightly): the
+        # script goes in through the DevTools protocol, which the policy does not cover.
+        session = page.context.new_cdp_session(page)
+        session.send("Runtime.evaluate", {"expression": AXE.read_text(encoding="utf-8")})
+        session.detach()
+    found = page.evaluate(
+        """async (context) => {
+            const result = await axe.run(context === "document" ? document : context,
+                                         { resultTypes: ["violations"] });
+            return result.violations.flatMap((v) =>
+                v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} (${v.help})`));
+        }""",
+        context,
+    )
+    return [str(line) for line in found]
+
+
+@pytest.fixture(name="axe")
+def axe_fixture() -> Callable[..., list[str]]:
+    """``axe(page)``: the accessibility violations on the page now (none expected)."""
+    return axe_violations
 
 
 def screenshot(page: object, name: str) -> None:

@@ -95,6 +95,14 @@ def expect_signed_in(page: Page, name: str) -> None:
     expect(page.locator(f"{ACCOUNT_STATE} button")).to_have_text("Sign out")
 
 
+def in_menu(page: Page, selector: str) -> Any:
+    """A control of the game's More menu: the menu is opened first when it is closed."""
+    if page.locator("#more-menu").is_hidden():
+        page.click("#btn-more")
+        expect(page.locator("#more-menu")).to_be_visible()
+    return page.locator(selector)
+
+
 def open_account_page(page: Page, server: Any) -> None:
     page.goto(url(server, "/account"))
     expect(page.locator("#loading")).to_be_hidden()
@@ -150,7 +158,7 @@ def totals(page: Page) -> list[int]:
 
 def autoplay_to_the_end(page: Page, server: Any) -> bool:
     """Let the server's bot finish the match for South; True when we won."""
-    page.click("#pace-quick")
+    in_menu(page, "#pace-quick").click()
     answer = page.request.post(
         url(server, "/api/test/autoplay"), headers={"X-CSRF-Token": csrf(page, server)}
     )
@@ -372,7 +380,7 @@ def test_a_guest_who_signs_up_keeps_the_match(
 
     # The saved match is hers now: the start screen offers Play, which continues it.
     expect(page.locator("#game")).to_be_visible()
-    page.click("#btn-new-match")
+    in_menu(page, "#btn-new-match").click()
     expect(page.locator("#start-warning")).to_be_visible()
     expect(page.locator("#btn-play")).to_be_visible()
     page.click("#btn-play")

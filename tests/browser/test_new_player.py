@@ -14,10 +14,12 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 from test_solo_game import (
+    CORNER,
     HAND,
     card,
     game_started,
     hand,
+    in_menu,
     play,
     play_some,
     playable,
@@ -64,6 +66,7 @@ def focused(page: Page) -> dict[str, str | None]:
 
 def test_focus_follows_the_next_decision(page: Page) -> None:
     # Start by keyboard: focus lands in the hand, where the pass is chosen.
+    expect(page.locator("#start")).to_be_visible()
     page.focus("#level-easy")
     page.keyboard.press("Enter")
     page.focus("#btn-start")
@@ -203,7 +206,7 @@ def test_no_stale_message_after_passing(page: Page) -> None:
     start_match(page)
     cards = hand(page)
     for text in cards[:4]:  # the fourth is refused, with a message
-        card(page, text).click()
+        card(page, text).click(position=CORNER)
     expect(page.locator("#message")).to_contain_text("three cards")
     page.click("#btn-pass")
     expect(page.locator("#btn-continue")).to_be_visible()
@@ -213,7 +216,7 @@ def test_no_stale_message_after_passing(page: Page) -> None:
 
 def test_the_pause_prompt_says_it_once(page: Page) -> None:
     game_started(page)
-    page.click("#btn-pause")
+    in_menu(page, "#btn-pause").click()
     expect(page.locator("#btn-pause")).to_have_text("Resume")
     prompt = page.locator("#prompt")
     expect(prompt).to_have_text("Paused. Press Resume to go on")
@@ -256,7 +259,7 @@ def test_new_match_screen_pauses_the_table(page: Page) -> None:
     states = received_states(page)
     page.reload()
     game_started(page)
-    page.click("#btn-new-match")
+    in_menu(page, "#btn-new-match").click()
     expect(page.locator("#start")).to_be_visible()
     expect(page.locator("#btn-play")).to_be_visible()
     page.wait_for_timeout(300)
@@ -279,7 +282,7 @@ def test_restart_hand_is_always_confirmed(page: Page) -> None:
     assert wait_turn(page) == "turn"
     before = hand(page)
     # Restart now asks every time; Cancel changes nothing.
-    page.click("#btn-restart")
+    in_menu(page, "#btn-restart").click()
     expect(page.locator("#dlg-confirm")).to_be_visible()
     expect(page.locator("#confirm-title")).to_have_text("Restart this hand?")
     page.click("#btn-confirm-cancel")
@@ -287,7 +290,7 @@ def test_restart_hand_is_always_confirmed(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-phase", "playing")
     assert wait_turn(page) == "turn"
     assert hand(page) == before
-    page.click("#btn-restart")
+    in_menu(page, "#btn-restart").click()
     page.click("#btn-confirm-ok")
     expect(page.locator("body")).to_have_attribute("data-phase", "passing")
     expect(page.locator(HAND)).to_have_count(13)

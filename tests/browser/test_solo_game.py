@@ -15,6 +15,8 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 HAND = "#hand button[data-card]"
+# Cards overlap in the hand: a click goes where a person sees the card, its top-left corner.
+CORNER = {"x": 8, "y": 14}
 
 # Whose move it is, as the page shows it: "over" once the hand summary is up,
 # "turn" when some card of the hand can be played, else false.
@@ -82,6 +84,14 @@ def _has(name: str) -> re.Pattern[str]:
 # --- doing things --------------------------------------------------------------
 
 
+def in_menu(page: Page, selector: str) -> Locator:
+    """A control of the More menu: the menu is opened first when it is closed."""
+    if page.locator("#more-menu").is_hidden():
+        page.click("#btn-more")
+        expect(page.locator("#more-menu")).to_be_visible()
+    return page.locator(selector)
+
+
 def start_match(page: Page, level: str = "easy") -> None:
     page.click(f"#level-{level}")
     expect(page.locator(f"#level-{level}")).to_have_attribute("aria-pressed", "true")
@@ -100,7 +110,7 @@ def pass_first_three(page: Page) -> tuple[list[str], list[str]]:
     before = hand(page)
     chosen = before[:3]
     for text in chosen:
-        card(page, text).click()
+        card(page, text).click(position=CORNER)
     expect(page.locator("#btn-pass")).to_be_enabled()
     page.click("#btn-pass")
     expect(page.locator("#btn-continue")).to_be_visible()
@@ -124,7 +134,7 @@ def wait_turn(page: Page, timeout: float = 20_000) -> str:
 
 def play(page: Page, text: str) -> None:
     """Click a card and wait until the table took it."""
-    card(page, text).click()
+    card(page, text).click(position=CORNER)
     expect(card(page, text)).to_have_count(0)
 
 
@@ -179,7 +189,7 @@ def test_a_whole_hand_by_mouse(page: Page) -> None:
         if dimmed and not tried_illegal:
             # A dimmed card, when tried anyway, stays with the reason shown.
             tried_illegal = True
-            card(page, dimmed[0]).click(force=True)
+            card(page, dimmed[0]).click(force=True, position=CORNER)
             expect(page.locator("#message")).to_have_attribute("data-kind", "error")
             expect(page.locator("#message")).not_to_be_empty()
             expect(card(page, dimmed[0])).to_have_count(1)
@@ -221,7 +231,8 @@ def test_a_trick_by_keyboard_only(page: Page) -> None:
     page.keyboard.press("Enter")
     expect(page.locator(HAND)).to_have_count(13)
 
-    # Every visible, enabled control of the table is reachable by Tab.
+    # Every visible, enabled control of the table is reachable by Tab, and so is
+    # every control of the More menu once it is opened (by keyboard too).
     wanted = set(
         page.evaluate(
             """() => [...document.querySelectorAll('#game button, #game input')]
@@ -229,12 +240,30 @@ def test_a_trick_by_keyboard_only(page: Page) -> None:
                 .map(b => b.id)"""
         )
     )
-    assert {"btn-hint", "btn-restart", "btn-pause", "pace-quick", "btn-new-match"} <= wanted
+    assert {"btn-hint", "btn-review", "btn-more", "btn-scores"} <= wanted
     reached: set[str] = set()
-    for _ in range(80):
+    for _ in range(40):
         page.keyboard.press("Tab")
         reached.add(str(page.evaluate("() => document.activeElement.id")))
     assert wanted <= reached, wanted - reached
+    tab_until(page, "el => el.id === 'btn-more'")
+    page.keyboard.press("Enter")
+    expect(page.locator("#more-menu")).to_be_visible()
+    in_menu_ids = set(
+        page.evaluate(
+            """() => [...document.querySelectorAll('#more-menu button, #more-menu input')]
+                .filter(b => !b.disabled && b.offsetParent !== null).map(b => b.id)"""
+        )
+    )
+    assert {"btn-restart", "btn-pause", "pace-quick", "btn-new-match", "opt-sound"} <= in_menu_ids
+    reached = {str(page.evaluate("() => document.activeElement.id"))}  # the first item
+    for _ in range(len(in_menu_ids) - 1):
+        page.keyboard.press("Tab")
+        reached.add(str(page.evaluate("() => document.activeElement.id")))
+    assert in_menu_ids <= reached, in_menu_ids - reached
+    page.keyboard.press("Escape")
+    expect(page.locator("#more-menu")).to_be_hidden()
+    expect(page.locator("#btn-more")).to_be_focused()
 
     # Into the hand; the cards are one Tab stop, moved between with arrows/Home/End.
     tab_until(page, "el => !!el.dataset.card")
@@ -308,7 +337,7 @@ def test_pass_select_deselect_and_confirm(page: Page) -> None:
     expect(pass_button).to_be_visible()
     expect(pass_button).to_be_disabled()
     for count, text in enumerate(cards[:3], start=1):
-        card(page, text).click()
+        card(page, text).click(position=CORNER)
         expect(card(page, text)).to_have_attribute("aria-pressed", "true")
         expect(card(page, text)).to_have_class(_has("selected"))
         assert len(pressed(page)) == count
@@ -317,18 +346,18 @@ def test_pass_select_deselect_and_confirm(page: Page) -> None:
     expect(pass_button).to_be_enabled()
 
     # A fourth card is refused, with a reason; the selection stays at three.
-    card(page, cards[5]).click()
+    card(page, cards[5]).click(position=CORNER)
     expect(page.locator("#message")).to_contain_text("three cards")
     assert pressed(page) == cards[:3]
     assert with_class(page, "selected") == cards[:3]
     expect(card(page, cards[5])).to_have_attribute("aria-pressed", "false")
 
     # Deselect one: Pass is disabled again; choose another instead.
-    card(page, cards[1]).click()
+    card(page, cards[1]).click(position=CORNER)
     expect(card(page, cards[1])).to_have_attribute("aria-pressed", "false")
     assert pressed(page) == [cards[0], cards[2]]
     expect(pass_button).to_be_disabled()
-    card(page, cards[5]).click()
+    card(page, cards[5]).click(position=CORNER)
     assert pressed(page) == [cards[0], cards[2], cards[5]]
     expect(pass_button).to_be_enabled()
 
@@ -391,7 +420,7 @@ def test_undo_and_restart_hand(page: Page) -> None:
     # Play on a little, then Restart hand: no second unranked notice, but it is
     # confirmed (it throws the hand away), then back to the deal.
     play_some(page, 2)
-    page.click("#btn-restart")
+    in_menu(page, "#btn-restart").click()
     expect(page.locator("#confirm-title")).to_have_text("Restart this hand?")
     page.click("#btn-confirm-ok")
     expect(page.locator("#dlg-confirm")).to_be_hidden()
@@ -408,14 +437,14 @@ def test_restart_hand_shows_the_notice_once(page: Page) -> None:
     dealt = hand(page)
     pass_first_three(page)
     play_some(page, 1)
-    page.click("#btn-restart")
+    in_menu(page, "#btn-restart").click()
     # Cancel leaves everything as it was.
     expect(page.locator("#dlg-confirm")).to_be_visible()
     page.click("#btn-confirm-cancel")
     expect(page.locator("#dlg-confirm")).to_be_hidden()
     expect(page.locator("body")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#ranked")).to_have_text("Ranked")
-    page.click("#btn-restart")
+    in_menu(page, "#btn-restart").click()
     confirm(page)
     expect(page.locator("body")).to_have_attribute("data-phase", "passing")
     expect(page.locator(HAND)).to_have_count(13)
@@ -427,7 +456,7 @@ def test_pause_blocks_play(page: Page) -> None:
     game_started(page)
     cards = hand(page)
     choice = playable(page)[0]
-    page.click("#btn-pause")
+    in_menu(page, "#btn-pause").click()
     expect(page.locator("#btn-pause")).to_have_text("Resume")
     expect(page.locator("body")).to_have_class(_has("paused"))
     expect(page.locator("#prompt")).to_contain_text("Paused")
@@ -435,7 +464,7 @@ def test_pause_blocks_play(page: Page) -> None:
 
     # A click (forced: Playwright will not click an aria-disabled button) is
     # refused with the reason, and nothing moves.
-    card(page, choice).click(force=True)
+    card(page, choice).click(force=True, position=CORNER)
     expect(page.locator("#message")).to_contain_text("paused")
     # The clock stands still (it shows whole seconds: watch it for more than one).
     clock = page.locator("#clock").text_content()
@@ -444,7 +473,7 @@ def test_pause_blocks_play(page: Page) -> None:
     assert hand(page) == cards
     assert "0" not in trick(page)
 
-    page.click("#btn-pause")
+    in_menu(page, "#btn-pause").click()
     expect(page.locator("#btn-pause")).to_have_text("Pause")
     expect(page.locator("body")).not_to_have_class(_has("paused"))
     assert wait_turn(page) == "turn"
@@ -472,7 +501,7 @@ def test_review_rules_and_four_colours(page: Page) -> None:
     expect(page.locator("body")).not_to_have_class(_has("paused"))
 
     play_some(page, 1)  # a whole trick has been played
-    page.click("#btn-last-trick")
+    in_menu(page, "#btn-last-trick").click()
     expect(page.locator("#review-title")).to_have_text("Last trick")
     expect(page.locator("#review-empty")).to_be_hidden()
     expect(page.locator("#review-list > li")).to_have_count(1)
@@ -484,7 +513,7 @@ def test_review_rules_and_four_colours(page: Page) -> None:
     page.click("#btn-rules-close")
     expect(page.locator("#dlg-rules")).to_be_hidden()
 
-    page.check("#opt-four-colour")  # kept by the browser across a reload
+    in_menu(page, "#opt-four-colour").check()  # kept by the browser across a reload
     expect(page.locator("html")).to_have_class(_has("four-colour"))
     page.reload()
     expect(page.locator("#opt-four-colour")).to_be_checked()

@@ -17,6 +17,8 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 HAND = "#hand button[data-card]"
+# Cards overlap in the hand: a click goes where a person sees the card, its top-left corner.
+CORNER = {"x": 8, "y": 14}
 PASSWORD = "a-long-secret"
 
 # Installed in the spectator's tab before any script: every face-up card the
@@ -79,6 +81,14 @@ def width_fits(page: Page, width: int) -> None:
     assert scroll <= width + 1, f"the page is {scroll} px wide at {width} px"
 
 
+def in_menu(page: Page, selector: str) -> Any:
+    """A control of the More menu: the menu is opened first when it is closed."""
+    if page.locator("#more-menu").is_hidden():
+        page.click("#btn-more")
+        expect(page.locator("#more-menu")).to_be_visible()
+    return page.locator(selector)
+
+
 # --- doing things --------------------------------------------------------------
 
 
@@ -96,7 +106,7 @@ def sign_up(page: Page, server: Any, name: str) -> None:
 def choose_and_pass(page: Page) -> list[str]:
     chosen = hand(page)[-3:]
     for text in chosen:
-        page.locator(f'{HAND}[data-card="{text}"]').click()
+        page.locator(f'{HAND}[data-card="{text}"]').click(position=CORNER)
     expect(page.locator("#btn-pass")).to_be_enabled()
     page.click("#btn-pass")
     expect(page.locator("#btn-pass")).to_be_hidden()
@@ -118,7 +128,10 @@ def wait_for_a_turn(pages: dict[str, Page], timeout: float = 20.0) -> str:
 
 
 def test_friends_create_sit_start_play_watch_and_leave(
-    server: Any, people: Callable[[str], Any], screenshot: Callable[[Page, str], None]
+    server: Any,
+    people: Callable[[str], Any],
+    screenshot: Callable[[Page, str], None],
+    axe: Callable[[Page], list[str]],
 ) -> None:
     alice, bob, carol = people("alice"), people("bob"), people("carol")
     sign_up(alice.page, server, "alice")
@@ -163,6 +176,7 @@ def test_friends_create_sit_start_play_watch_and_leave(
     a.click("#btn-copy")
     expect(a.locator("#copy-status")).not_to_be_empty()
     screenshot(a, "table-lobby-1280x800")
+    assert axe(a) == []
 
     # --- Carol only watches.
     c = carol.page
@@ -255,11 +269,12 @@ def test_friends_create_sit_start_play_watch_and_leave(
         expect(seat(page, 0).locator(".turn-badge")).to_have_text("Your turn")
         expect(seat(other_page, rel_of_other[other])).to_have_class(re.compile(r"\bturn\b"))
         choice = playable(page)[0]
-        page.locator(f'{HAND}[data-card="{choice}"]').click()
+        page.locator(f'{HAND}[data-card="{choice}"]').click(position=CORNER)
         expect(page.locator(f'{HAND}[data-card="{choice}"]')).to_have_count(0)
         played[name].append(choice)
         if name == "alice" and len(played["alice"]) == 1:
             screenshot(a, "table-mid-hand-1280x800")
+            assert axe(a) == []
 
     # The spectator saw both players' cards played, and never a hand.
     c.wait_for_function(
@@ -299,13 +314,13 @@ def test_friends_create_sit_start_play_watch_and_leave(
     expect(seat(a, 1).locator(".presence")).not_to_contain_text("disconnected")
 
     # --- And leaves for good: after the warning, a bot keeps the seat; he watches.
-    b.click("#btn-leave")
+    in_menu(b, "#btn-leave").click()
     expect(b.locator("#dlg-leave")).to_be_visible()
     expect(b.locator("#leave-text")).to_contain_text("A bot will keep your seat")
     b.click("#btn-leave-cancel")
     expect(b.locator("#dlg-leave")).to_be_hidden()
     expect(b.locator("body")).to_have_attribute("data-role", "player")
-    b.click("#btn-leave")
+    in_menu(b, "#btn-leave").click()
     b.click("#btn-leave-ok")
     expect(b.locator("body")).to_have_attribute("data-role", "spectator")
     expect(b.locator("#watching")).to_be_visible()

@@ -5,8 +5,11 @@ import { normCard, sortCards } from "./cards.js";
 import {
   announcements, completedTricks, hasMatch, isActive, isMyTurn, isOver, listCards, players, promptText,
 } from "./model.js";
-import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
-import { renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
+import {
+  choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour, wireMore, wireOption,
+} from "./play.js";
+import { layoutHand, renderHand, renderScoreSheet, renderSeat, renderSummary, renderTrick } from "./render.js";
+import { StateQueue } from "./motion.js";
 import { showAccount, signOut } from "./session.js";
 import { TableSocket } from "./socket.js";
 import { announcer, capitalise, formatTime, messenger, moveHandFocus } from "./ui.js";
@@ -38,6 +41,8 @@ const ui = {
 const clock = { ms: 0, at: 0, running: false };
 
 const socket = new TableSocket({ onMessage, onStatus, onPlayer });
+// States are drawn in order, each after the motion of the one before (motion.js).
+const states = new StateQueue((msg) => onState(msg), () => ({ sound: ui.sound }));
 
 // ---- sending ------------------------------------------------------------------
 
@@ -60,7 +65,7 @@ function onStatus(status) {
   conn.dataset.status = status;
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
-  if (status === "open") ui.resync = true;
+  if (status === "open") { ui.resync = true; states.jump(); }
   else if (clock.running) {
     // Cut off from the server, we cannot know the table goes on: the clock
     // stands where it is until the next state says where it really is.
@@ -85,7 +90,7 @@ async function signOutHere() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") onState(msg);
+  if (msg.type === "state") states.push(msg);
   else if (msg.type === "hint") onHint(msg);
   else if (msg.type === "error") onError(msg);
 }
@@ -218,7 +223,7 @@ function render() {
   renderTrick($("trick"), t);
   renderHand($("hand"), t, ui);
 
-  // Actions.
+  // The one primary action, in its fixed slot: Pass, Continue, Claim, Next hand or Play again.
   const passBtn = $("btn-pass");
   passBtn.hidden = !passing || confirmed;
   passBtn.disabled = ui.selection.size !== 3;
@@ -226,6 +231,8 @@ function render() {
   $("btn-continue").hidden = !t.awaiting_continue;
   // Claim appears only when it is possible (its title and the help say what it does).
   $("btn-claim").hidden = !(t.phase === "playing" && t.can_claim && !t.awaiting_continue);
+  $("btn-next-hand").hidden = t.phase !== "hand_over";
+  $("btn-end-new-match").hidden = !isOver(t);
 
   // Controls.
   const active = isActive(t);
@@ -233,6 +240,7 @@ function render() {
   $("btn-undo").disabled = !(active && t.can_undo);
   $("btn-restart").disabled = !(active && (t.phase === "passing" || t.phase === "playing"));
   $("btn-review").disabled = !hasMatch(t);
+  $("btn-scores").disabled = !hasMatch(t);
   $("btn-last-trick").disabled = completedTricks(t).length === 0;
   const pause = $("btn-pause");
   pause.disabled = !active;
@@ -247,9 +255,9 @@ function render() {
   if (over) {
     renderSummary(t, { body: $("summary-body"), moon: $("summary-moon"), title: $("summary-title") });
     const matchOver = isOver(t);
-    $("btn-next-hand").hidden = matchOver;
     $("match-over").hidden = !matchOver;
     if (matchOver) renderMatchOver(t);
+    if (matchOver) renderScoreSheet($("match-sheet"), t, "The match, hand by hand");
     if (wasHidden) {
       const inHand = document.activeElement === document.body || $("hand").contains(document.activeElement) || !document.activeElement;
       if (inHand) (matchOver ? $("btn-end-new-match") : $("btn-next-hand")).focus();
@@ -367,11 +375,12 @@ function onCard(card) {
     return;
   }
   // Let the server judge: its reason ("You must follow clubs") is shown.
+  states.notePlayed(document.querySelector(`#hand [data-card="${card}"]`));
   send("play", { card });
 }
 
 function moveFocus(event) {
-  moveHandFocus($("hand"), event, ui);
+  moveHandFocus($("hand"), event, ui, (text) => onCard(normCard(text)));
 }
 
 async function withUnrankedNotice(type) {
@@ -506,6 +515,7 @@ function wire() {
     // we hold is often already old. The pass names its three cards, and the
     // rules refuse a second pass.
     showMessage("");  // what was said about choosing the pass is done with
+    states.passAway(table, sortCards([...ui.selection]));
     send("confirm_pass", { cards: sortCards([...ui.selection]) }, { versioned: false });
   });
   $("btn-continue").addEventListener("click", () => send("continue"));
@@ -524,7 +534,18 @@ function wire() {
   }
   $("btn-next-hand").addEventListener("click", () => send("next_hand"));
   $("btn-new-match").addEventListener("click", openStart);
-  $("btn-end-new-match").addEventListener("click", () => { showScreen("start"); $("btn-start").focus(); });
+  // Play again: a new match at the level of the one just finished.
+  $("btn-end-new-match").addEventListener("click", () => {
+    if (table && LEVELS.includes(table.level)) ui.level = table.level;
+    startMatch();
+  });
+  $("btn-scores").addEventListener("click", () => {
+    if (!hasMatch(table)) return;
+    renderScoreSheet($("scores-sheet"), table);
+    openModal($("dlg-scores"));
+    $("btn-scores-close").focus();
+  });
+  $("btn-scores-close").addEventListener("click", () => closeModal($("dlg-scores")));
   $("btn-export").addEventListener("click", exportRecord);
   $("btn-rules").addEventListener("click", () => showRules(openModal));
 
@@ -532,7 +553,7 @@ function wire() {
   $("btn-rules-close").addEventListener("click", () => closeModal($("dlg-rules")));
   $("btn-confirm-ok").addEventListener("click", () => { $("dlg-confirm").returnValue = "ok"; closeModal($("dlg-confirm")); });
   $("btn-confirm-cancel").addEventListener("click", () => { $("dlg-confirm").returnValue = "cancel"; closeModal($("dlg-confirm")); });
-  for (const id of ["dlg-review", "dlg-rules", "dlg-confirm"]) {
+  for (const id of ["dlg-review", "dlg-rules", "dlg-confirm", "dlg-scores"]) {
     $(id).addEventListener("close", () => {
       if (id === "dlg-confirm" && confirmResolve) {
         const resolve = confirmResolve;
@@ -544,6 +565,10 @@ function wire() {
   }
 
   wireFourColour();
+  wireMore();
+  wireOption("opt-motion", "hearts.motion", true, (on) => document.documentElement.classList.toggle("no-motion", !on));
+  wireOption("opt-sound", "hearts.sound", false, (on) => { ui.sound = on; });
+  window.addEventListener("resize", () => layoutHand($("hand")));
   try {
     const saved = localStorage.getItem(LEVEL_KEY);
     if (LEVELS.includes(saved)) ui.level = saved;

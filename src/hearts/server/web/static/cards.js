@@ -40,6 +40,18 @@ export function cardName(card, capital = true) {
 
 export function suitName(suit) { return SUIT_NAMES[suit] || suit; }
 
+/**
+ * The name of a card as a control: "10 of hearts", "Queen of spades". Its
+ * visible index ("10", "Q") is part of it, as accessible names should be.
+ */
+export function cardLabel(card) {
+  const c = normCard(card);
+  if (!c) return String(card);
+  const r = rankOf(c);
+  if (/^[2-9T]$/.test(r)) return `${r === "T" ? "10" : r} of ${SUIT_NAMES[suitOf(c)]}`;
+  return cardName(c);
+}
+
 /** "Q♠", "10♥". */
 export function cardShort(card) {
   const c = normCard(card);
@@ -89,7 +101,48 @@ function suitShape(suit, x, y, size) {
   return g;
 }
 
-/** An SVG face of a card (decorative: the button around it carries the name). */
+// Where the pips of a number card sit (in the 60x84 face), as on a printed deck.
+const PIPS = {
+  2: [[35, 16], [35, 68]],
+  3: [[35, 16], [35, 42], [35, 68]],
+  4: [[25, 16], [45, 16], [25, 68], [45, 68]],
+  5: [[25, 16], [45, 16], [35, 42], [25, 68], [45, 68]],
+  6: [[25, 16], [45, 16], [25, 42], [45, 42], [25, 68], [45, 68]],
+  7: [[25, 16], [45, 16], [35, 29], [25, 42], [45, 42], [25, 68], [45, 68]],
+  8: [[25, 16], [45, 16], [35, 29], [25, 42], [45, 42], [35, 55], [25, 68], [45, 68]],
+  9: [[25, 16], [45, 16], [25, 33], [45, 33], [35, 42], [25, 51], [45, 51], [25, 68], [45, 68]],
+  10: [[25, 16], [45, 16], [35, 25], [25, 33], [45, 33], [25, 51], [45, 51], [35, 59], [25, 68], [45, 68]],
+};
+
+// The court cards' headwear, drawn over the head at (36, 33).
+const HEADWEAR = {
+  K: "M26 27 L27 17 L31.5 22 L36 14 L40.5 22 L45 17 L46 27 Z",
+  Q: "M27 27 Q36 16 45 27 L43 24 L40 26 L36 21 L32 26 L29 24 Z",
+  J: "M26 28 Q27 17 37 17 Q45 17 46 25 L49 21 Q49 27 46 28 Z",
+};
+
+/** A court figure: a bust in a frame, in the suit's colour, with a crown, tiara or cap. */
+function court(svg, rank, suit) {
+  svg.appendChild(el("rect", { x: 18, y: 7, width: 37, height: 70, rx: 3, class: "court-frame" }));
+  if (rank === "Q") svg.appendChild(el("path", { d: "M27 30 Q25 48 29 52 L43 52 Q47 48 45 30 Z", class: "court-hair" }));
+  // Robe (the suit's colour), collar, face.
+  svg.appendChild(el("path", { d: "M21 76 L21 60 Q21 48 36 46 Q51 48 51 60 L51 76 Z", class: "court-robe" }));
+  svg.appendChild(el("path", { d: "M29 47 L36 56 L43 47 Q36 50 29 47 Z", class: "court-collar" }));
+  svg.appendChild(el("circle", { cx: 36, cy: 35, r: 8, class: "court-face" }));
+  svg.appendChild(el("path", { d: "M32.5 34 h1.6 M37.9 34 h1.6 M33.5 38.5 Q36 40.5 38.5 38.5", class: "court-features" }));
+  svg.appendChild(el("path", { d: HEADWEAR[rank], class: `court-hat court-hat-${rank.toLowerCase()}` }));
+  if (rank === "J") svg.appendChild(el("path", { d: "M44 19 Q52 10 55 12 Q50 14 46 22 Z", class: "court-feather" }));
+  const badge = suitShape(suit, 31.5, 60, 9);
+  badge.setAttribute("class", "court-badge");
+  svg.appendChild(badge);
+}
+
+/**
+ * An SVG face of a card (decorative: the button around it carries the name).
+ * A big index (rank and suit) in the top corner, readable when the hand
+ * overlaps; pips as on a printed deck; drawn figures for the court cards.
+ * The rank is the only text in it, so the card's name can contain it.
+ */
 export function cardFace(card) {
   const c = normCard(card);
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-face", "aria-hidden": "true", focusable: "false" });
@@ -97,30 +150,43 @@ export function cardFace(card) {
   if (!c) return svg;
   const suit = suitOf(c);
   const rank = rankOf(c) === "T" ? "10" : rankOf(c);
-  const label = el("text", { x: 5, y: 19, class: "card-rank" });
+  const label = el("text", { x: 9, y: 19, class: "card-rank", "text-anchor": "middle" });
   label.textContent = rank;
-  if (rank === "10") { label.setAttribute("textLength", "16"); label.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+  if (rank === "10") { label.setAttribute("textLength", "15"); label.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
   svg.appendChild(label);
-  svg.appendChild(suitShape(suit, 5, 23, 13));
-  const isFace = ["J", "Q", "K"].includes(rank);
-  if (isFace) {
-    svg.appendChild(el("rect", { x: 21, y: 30, width: 33, height: 46, rx: 3, class: "face-frame" }));
-    const big = el("text", { x: 37.5, y: 60, class: "card-court", "text-anchor": "middle" });
-    big.textContent = rank;
-    svg.appendChild(big);
-    svg.appendChild(suitShape(suit, 41, 64, 10));
+  svg.appendChild(suitShape(suit, 3, 22, 12));
+  const corner = suitShape(suit, 49, 72, 8);
+  svg.appendChild(corner);
+  if (["J", "Q", "K"].includes(rank)) {
+    court(svg, rank, suit);
+  } else if (rank === "A") {
+    svg.appendChild(suitShape(suit, 19, 26, 32));
   } else {
-    svg.appendChild(suitShape(suit, 22, 36, 32));
+    for (const [x, y] of PIPS[Number(rank)]) svg.appendChild(suitShape(suit, x - 5.5, y - 5.5, 11));
   }
   return svg;
 }
 
-/** The back of a card (face down). */
+// The back's lattice: one path of small diamonds inside the border (no ids, so
+// many backs on a page never repeat one).
+const LATTICE = (() => {
+  let d = "";
+  for (let y = 10; y <= 74; y += 8) {
+    for (let x = 10 + ((y / 8) % 2) * 4; x <= 50; x += 8) d += `M${x} ${y - 3}l3 3l-3 3l-3 -3z`;
+  }
+  return d;
+})();
+
+/** The back of a card (face down): a red lattice with a heart in a ring. */
 export function cardBack() {
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-back", "aria-hidden": "true", focusable: "false" });
   svg.appendChild(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "back-bg" }));
-  svg.appendChild(el("rect", { x: 5, y: 5, width: 50, height: 74, rx: 3, class: "back-inner" }));
-  svg.appendChild(suitShape("H", 18, 30, 24));
+  svg.appendChild(el("rect", { x: 4.5, y: 4.5, width: 51, height: 75, rx: 3, class: "back-inner" }));
+  svg.appendChild(el("path", { d: LATTICE, class: "back-lattice" }));
+  svg.appendChild(el("circle", { cx: 30, cy: 42, r: 12, class: "back-ring" }));
+  const heart = suitShape("H", 22, 34, 16);
+  heart.setAttribute("class", "back-heart");
+  svg.appendChild(heart);
   return svg;
 }
 

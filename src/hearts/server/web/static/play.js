@@ -100,3 +100,67 @@ export function keepFocus(candidates) {
     }
   }
 }
+
+// ---- the More menu ---------------------------------------------------------------
+
+/**
+ * The More button and its menu (a disclosure: a button that shows a group of
+ * controls). Escape or a click elsewhere closes it; so does choosing an action
+ * in it (not a toggle, which stays open to show its new state).
+ */
+export function wireMore() {
+  const button = byId("btn-more");
+  const menu = byId("more-menu");
+  if (!button || !menu) return;
+  const set = (open, refocus = false) => {
+    // Focus left inside the menu would be lost when it hides: it goes back to More
+    // (unless what was chosen put it somewhere, such as a dialog).
+    const inside = menu.contains(document.activeElement) || document.activeElement === document.body;
+    menu.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    if (!open && refocus && inside) button.focus();
+  };
+  button.addEventListener("click", () => {
+    const open = menu.hidden;
+    set(open);
+    if (open) {
+      const first = menu.querySelector("button:not([disabled]), input");
+      if (first) first.focus();
+    }
+  });
+  menu.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.stopPropagation(); set(false, true); }
+  });
+  menu.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (target && !target.closest(".pace")) set(false, true);
+  });
+  document.addEventListener("click", (event) => {
+    if (!menu.hidden && !menu.contains(event.target) && event.target !== button) set(false);
+  });
+  // Tabbing out of the menu closes it, as a click elsewhere does.
+  menu.addEventListener("focusout", (event) => {
+    const to = event.relatedTarget;
+    if (to && !menu.contains(to) && to !== button) set(false);
+  });
+}
+
+// ---- options kept by this browser: motion and sound ------------------------------
+
+/** A checkbox option kept in localStorage; `apply(on)` runs now and on each change. */
+export function wireOption(id, key, fallback, apply) {
+  const box = byId(id);
+  let on = fallback;
+  try {
+    const saved = localStorage.getItem(key);
+    if (saved === "1" || saved === "0") on = saved === "1";
+  } catch { /* private mode */ }
+  if (box) box.checked = on;
+  apply(on);
+  if (box) {
+    box.addEventListener("change", () => {
+      apply(box.checked);
+      try { localStorage.setItem(key, box.checked ? "1" : "0"); } catch { /* private mode */ }
+    });
+  }
+}

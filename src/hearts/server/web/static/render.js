@@ -1,7 +1,7 @@
 // Drawing the table from the server's `table`. Text always goes in with
 // textContent; the DOM is built with createElement, never from HTML strings.
 
-import { cardBack, cardFace, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
 import { arr4, cardsTaken, centreTrick, completedTricks, isMyTurn, isViewer, players, SEAT_PLACES, whoIs } from "./model.js";
 
 export function h(tag, attrs, ...children) {
@@ -64,27 +64,34 @@ export function renderSeat(node, seat, table) {
     turn ? h("span", { class: "badge turn-badge", text: mine ? "Your turn" : "To play" }) : null);
   node.appendChild(head);
   if (!mine) {
+    // The backs fanned, one per card held; the count in words beside them.
     const stack = h("div", { class: "seat-cards", dataset: { count: String(left) } });
-    const shown = Math.min(left, 13);
     const fan = h("span", { class: "fan", "aria-hidden": "true" });
-    for (let i = 0; i < Math.min(shown, 5); i++) {
+    const shown = Math.max(0, Math.min(left, 13));
+    for (let i = 0; i < shown; i++) {
       const back = h("span", { class: "card back" });
+      back.style.left = `calc(${i} * var(--fan-step, 4px))`;
       back.appendChild(cardBack());
       fan.appendChild(back);
     }
     stack.appendChild(fan);
-    stack.appendChild(h("span", { class: "seat-left", text: `${left} card${left === 1 ? "" : "s"} left` }));
+    stack.appendChild(h("span", { class: "seat-left", text: `${left} card${left === 1 ? "" : "s"}` }));
     node.appendChild(stack);
   }
   const scores = h("p", { class: "seat-scores" },
     h("span", { class: "seat-points", text: `This hand: ${points}` }),
     h("span", { class: "seat-total", text: `Total: ${total}` }));
   node.appendChild(scores);
+  // One status line, always there (so the panel keeps its size): who has chosen a pass.
+  const status = h("p", { class: "seat-status" });
   // Someone who only watches has no pass_to of their own, but sees who has chosen.
-  if (table.phase === "passing" && (Number.isInteger(table.pass_to) || (table.pass_direction && table.pass_direction !== "hold"))) {
+  if (!mine && table.phase === "passing" && (Number.isInteger(table.pass_to) || (table.pass_direction && table.pass_direction !== "hold"))) {
     const done = arr4(table.pass_confirmed, false)[seat];
-    node.appendChild(h("p", { class: `pass-status ${done ? "ready" : ""}`, text: done ? "Pass chosen" : "Choosing a pass…" }));
+    status.classList.add("pass-status");
+    status.classList.toggle("ready", !!done);
+    status.textContent = done ? "Pass chosen" : "Choosing a pass…";
   }
+  node.appendChild(status);
   node.setAttribute("aria-label", `${names[seat]}, ${mine ? "you" : SEAT_PLACES[seat]}${turn ? ", to play" : ""}`);
 }
 
@@ -154,6 +161,7 @@ export function renderHand(node, table, ui) {
     const btn = h("button", {
       type: "button",
       class: `card ${suitClass(c)}`,
+      "aria-label": cardLabel(c),
       "aria-pressed": passing && !confirmed ? String(selected) : null,
       "aria-disabled": unavailable ? "true" : null,
       "aria-describedby": received.has(c) ? "desc-received" : (hint.has(c) ? "desc-hint" : null),
@@ -165,10 +173,7 @@ export function renderHand(node, table, ui) {
     btn.classList.toggle("received", received.has(c));
     btn.classList.toggle("hinted", hint.has(c));
     btn.appendChild(cardFace(c));
-    // The name comes from this text, not from an aria-label: what a screen reader
-    // says then matches what is seen (the face itself is hidden from it).
-    btn.appendChild(h("span", { class: "visually-hidden", text: cardName(c) }));
-    if (received.has(c)) btn.appendChild(h("span", { class: "card-badge", "aria-hidden": "true", text: "new" }));
+    // A received card says "new" in a badge drawn by CSS (its description says it in words).
     node.appendChild(btn);
   });
   node.appendChild(h("span", { id: "desc-received", class: "visually-hidden", text: "received in the pass" }));
@@ -185,7 +190,51 @@ export function renderHand(node, table, ui) {
   if (!target) target = buttons.find((b) => b.getAttribute("aria-disabled") !== "true") || buttons[0];
   target.tabIndex = 0;
   ui.focusCard = target.dataset.card;
+  layoutHand(node);
   if (hadFocus) target.focus({ preventScroll: true });
+}
+
+/** The hand when it is full: its row count is worked out for 13 cards, so it never changes mid-hand. */
+const FULL_HAND = 13;
+/** Below this much of each card showing, the hand takes two rows (docs/ui.md). */
+const MIN_STRIP = 28;
+
+/**
+ * Places the cards of the hand: one overlapping row using the width, or two
+ * rows on a narrow screen. The box's height depends only on its width and
+ * the card size, never on how many cards are left, so nothing around it moves.
+ */
+export function layoutHand(node) {
+  const cards = [...node.querySelectorAll(".card")];
+  const width = node.clientWidth;
+  const probe = cards[0] || null;
+  let w, hgt;
+  if (probe) { w = probe.offsetWidth; hgt = probe.offsetHeight; }
+  else {
+    const sample = document.createElement("span");
+    sample.className = "card";
+    node.appendChild(sample);
+    w = sample.offsetWidth; hgt = sample.offsetHeight;
+    sample.remove();
+  }
+  if (!width || !w) return;
+  const rise = 18;
+  const twoRows = (width - w) / (FULL_HAND - 1) < MIN_STRIP;
+  const rowGap = Math.round(hgt * 0.5);
+  node.style.height = `${Math.round(rise + hgt + (twoRows ? rowGap : 0) + 4)}px`;
+  node.classList.toggle("two-rows", twoRows);
+  const n = cards.length;
+  const rows = twoRows && n > 1 ? [cards.slice(0, Math.ceil(n / 2)), cards.slice(Math.ceil(n / 2))] : [cards];
+  rows.forEach((row, r) => {
+    const k = row.length;
+    const step = k > 1 ? Math.min(w * 0.72, (width - w) / (k - 1)) : 0;
+    const start = (width - ((k - 1) * step + w)) / 2;
+    row.forEach((card, i) => {
+      card.style.left = `${Math.round(start + i * step)}px`;
+      card.style.top = `${rise + r * rowGap}px`;
+      card.style.zIndex = String(r * 20 + i + 1);
+    });
+  });
 }
 
 // ---- summary and review ------------------------------------------------------
@@ -242,4 +291,96 @@ export function renderReview(list, table, onlyLast) {
     list.appendChild(item);
   });
   return shown.length;
+}
+
+// ---- the score sheet -------------------------------------------------------------
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** Each hand's points per seat, from the state (`hand_points`), skipping anything malformed. */
+export function handHistory(table) {
+  const raw = Array.isArray(table && table.hand_points) ? table.hand_points : [];
+  return raw.filter((row) => Array.isArray(row) && row.length === 4).map((row) => arr4(row));
+}
+
+/**
+ * The score sheet: the running totals after every hand so far (each hand's
+ * points beside them), then a small chart of the four totals over the hands.
+ */
+export function renderScoreSheet(node, table, label = "Totals after each hand") {
+  const names = players(table);
+  const hands = handHistory(table);
+  node.replaceChildren();
+  if (!hands.length) {
+    node.appendChild(h("p", { class: "sheet-empty", text: "No hand has been scored yet in this match." }));
+    return;
+  }
+  const running = [];
+  let sum = [0, 0, 0, 0];
+  for (const row of hands) {
+    sum = sum.map((v, s) => v + row[s]);
+    running.push(sum);
+  }
+  const tableNode = h("table", { class: "sheet-table" });
+  tableNode.appendChild(h("caption", { class: "visually-hidden", text: "Totals after each hand, with the hand's points" }));
+  const headRow = h("tr", {}, h("th", { scope: "col", text: "Hand" }));
+  names.forEach((n, s) => headRow.appendChild(h("th", { scope: "col", text: isViewer(table, s) ? "You" : n })));
+  tableNode.appendChild(h("thead", {}, headRow));
+  const body = h("tbody");
+  hands.forEach((row, i) => {
+    const tr = h("tr", {}, h("th", { scope: "row", text: String(i + 1) }));
+    for (let s = 0; s < 4; s++) {
+      const pts = row[s];
+      tr.appendChild(h("td", {}, document.createTextNode(String(running[i][s])),
+        h("span", { class: "sheet-hand", text: ` (${pts >= 0 ? "+" : ""}${pts})` })));
+    }
+    body.appendChild(tr);
+  });
+  tableNode.appendChild(body);
+  const wrap = h("div", { class: "sheet-wrap", tabindex: "0", role: "region", "aria-label": label });
+  wrap.appendChild(tableNode);
+  node.appendChild(wrap);
+  node.appendChild(scoreChart(running, names, table));
+}
+
+function scoreChart(running, names, table) {
+  const target = table && table.rules && Number.isFinite(table.rules.target) ? table.rules.target : 100;
+  const W = 320, H = 150, L = 30, R = 8, T = 8, B = 22;
+  const all = running.flat();
+  const top = Math.max(target, ...all, 10);
+  const bottom = Math.min(0, ...all);
+  const x = (i) => L + (running.length ? (i * (W - L - R)) / running.length : 0);
+  const y = (v) => T + ((top - v) * (H - T - B)) / (top - bottom || 1);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "sheet-chart", role: "img",
+    "aria-label": `Totals over ${running.length} hand${running.length === 1 ? "" : "s"}: ` +
+      names.map((n, s) => `${isViewer(table, s) ? "you" : n} ${running[running.length - 1][s]}`).join(", ") });
+  chart.appendChild(svg("line", { x1: L, y1: y(target), x2: W - R, y2: y(target), class: "grid" }));
+  const label = svg("text", { x: 2, y: y(target) + 4 });
+  label.textContent = String(target);
+  chart.appendChild(label);
+  const zero = svg("text", { x: 2, y: y(0) + 4 });
+  zero.textContent = "0";
+  chart.appendChild(zero);
+  chart.appendChild(svg("line", { x1: L, y1: y(bottom), x2: W - R, y2: y(bottom), class: "axis" }));
+  chart.appendChild(svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
+  running.forEach((_, i) => {
+    const t = svg("text", { x: x(i + 1) - 3, y: H - 6 });
+    t.textContent = String(i + 1);
+    chart.appendChild(t);
+  });
+  for (let s = 0; s < 4; s++) {
+    const points = [[x(0), y(0)], ...running.map((r, i) => [x(i + 1), y(r[s])])];
+    chart.appendChild(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), class: `line seat-line-${s}` }));
+  }
+  const figure = h("figure", { class: "sheet-figure" });
+  figure.appendChild(chart);
+  const legend = h("ul", { class: "sheet-legend", "aria-hidden": "true" });
+  names.forEach((n, s) => legend.appendChild(h("li", {}, h("span", { class: `key seat-line-${s}` }), document.createTextNode(isViewer(table, s) ? "You" : n))));
+  figure.appendChild(legend);
+  return figure;
 }

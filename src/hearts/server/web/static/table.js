@@ -7,9 +7,12 @@ import { hasHouseRules, levelName, rulesSummary } from "./house-rules.js";
 import {
   announcements, completedTricks, isMyTurn, isOver, isViewer, listCards, players, promptText, watching, whoIs,
 } from "./model.js";
-import { choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour } from "./play.js";
-import { h, renderHand, renderSeat, renderSummary, renderTrick } from "./render.js";
+import {
+  choosePassCard, keepFocus, PASS_WORDS, setPaceButtons, showReview, showRules, wireFourColour, wireMore, wireOption,
+} from "./play.js";
+import { h, layoutHand, renderHand, renderScoreSheet, renderSeat, renderSummary, renderTrick } from "./render.js";
 import { absoluteSeat, botAtSeat, placeOf, presenceNews, presenceText, seatAt } from "./seats.js";
+import { StateQueue } from "./motion.js";
 import { offerSeatName, rememberSeatName, showAccount } from "./session.js";
 import { TableSocket } from "./socket.js";
 import {
@@ -48,6 +51,8 @@ const socket = new TableSocket({
   onPlayer: (player) => { ui.player = player; showAccount($("account-state"), player); },
   hello: () => ({ type: "hello", table: code, watch: watchOnly }),
 });
+// States are drawn in order, each after the motion of the one before (motion.js).
+const states = new StateQueue((msg) => onState(msg), () => ({ sound: ui.sound }));
 
 function tableCode() {
   const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
@@ -86,11 +91,11 @@ function onStatus(status) {
   conn.dataset.status = status;
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
-  if (status === "open") ui.resync = true;
+  if (status === "open") { ui.resync = true; states.jump(); }
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") onState(msg);
+  if (msg.type === "state") states.push(msg);
   else if (msg.type === "hint") onHint(msg);
   else if (msg.type === "error") onError(msg);
 }
@@ -343,6 +348,7 @@ function renderGame(t) {
   $("btn-last-trick").disabled = completedTricks(t).length === 0;
   $("pace").hidden = !player;
   $("btn-leave").hidden = !(player && !finished);
+  $("btn-next-hand").hidden = !(t.phase === "hand_over" && player && !finished);
 
   const summary = $("summary");
   const wasHidden = summary.hidden;
@@ -351,8 +357,7 @@ function renderGame(t) {
   if (over) {
     renderSummary(t, { body: $("summary-body"), moon: $("summary-moon"), title: $("summary-title") });
     $("match-over").hidden = !finished;
-    $("btn-next-hand").hidden = finished || !player;
-    if (finished) renderMatchOver(t, names);
+    if (finished) { renderMatchOver(t, names); renderScoreSheet($("match-sheet"), t, "The match, hand by hand"); }
     if (wasHidden && player && !finished) {
       const active = document.activeElement;
       if (!active || active === document.body || $("hand").contains(active)) $("btn-next-hand").focus();
@@ -457,6 +462,7 @@ function onCard(card) {
     return;
   }
   // Let the server judge: its reason ("You must follow clubs") is shown.
+  states.notePlayed(document.querySelector(`#hand [data-card="${card}"]`));
   const seq = send("play", { card });
   ui.pendingPlay = seq === null ? null : { seq, card, retried: false };
 }
@@ -489,13 +495,14 @@ function wire() {
     const btn = event.target.closest("button[data-card]");
     if (btn) onCard(normCard(btn.dataset.card));
   });
-  $("hand").addEventListener("keydown", (event) => moveHandFocus($("hand"), event, ui));
+  $("hand").addEventListener("keydown", (event) => moveHandFocus($("hand"), event, ui, (text) => onCard(normCard(text))));
 
   $("btn-pass").addEventListener("click", () => {
     if (ui.selection.size !== 3) { showMessage("Choose exactly three cards to pass.", "error"); return; }
     // Unversioned: the others' passes move the version on while we choose;
     // the pass names its cards, and the rules refuse a second one.
     showMessage("");  // what was said about choosing the pass is done with
+    states.passAway(table, sortCards([...ui.selection]));
     send("confirm_pass", { cards: sortCards([...ui.selection]) });
   });
   $("btn-claim").addEventListener("click", () => send("claim"));
@@ -534,6 +541,17 @@ function wire() {
   $("btn-rules-close").addEventListener("click", () => closeDialog($("dlg-rules")));
 
   wireFourColour();
+  wireMore();
+  wireOption("opt-motion", "hearts.motion", true, (on) => document.documentElement.classList.toggle("no-motion", !on));
+  wireOption("opt-sound", "hearts.sound", false, (on) => { ui.sound = on; });
+  window.addEventListener("resize", () => layoutHand($("hand")));
+  $("btn-scores").addEventListener("click", () => {
+    if (!table || seating(table)) return;
+    renderScoreSheet($("scores-sheet"), table);
+    openDialog($("dlg-scores"));
+    $("btn-scores-close").focus();
+  });
+  $("btn-scores-close").addEventListener("click", () => closeDialog($("dlg-scores")));
   setInterval(updateCountdowns, 250);
 }
 

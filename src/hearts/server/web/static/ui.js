@@ -52,7 +52,18 @@ export function announcer(id = "live") {
  * Arrow keys, Home and End between the cards of the hand (one Tab stop:
  * a roving tabindex). `ui.focusCard` follows the focus.
  */
-export function moveHandFocus(hand, event, ui) {
+export function moveHandFocus(hand, event, ui, choose = null) {
+  // Enter and Space choose the card on keydown, not by the button's own
+  // activation: Space activates on keyup, and a state drawn in between (the
+  // hand is redrawn) would swallow it.
+  if (choose && (event.key === "Enter" || event.key === " ") && !event.repeat) {
+    const btn = event.target.closest && event.target.closest("button[data-card]");
+    if (btn && hand.contains(btn)) {
+      event.preventDefault();
+      choose(btn.dataset.card);
+      return;
+    }
+  }
   const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
   if (!keys.includes(event.key)) return;
   const buttons = [...hand.querySelectorAll("button[data-card]")];
