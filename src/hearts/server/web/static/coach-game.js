@@ -50,9 +50,10 @@ async function ask(button, status) {
 if (summary) {
   const button = h("button", { type: "button", id: "btn-coach-hand", text: "What did my decisions cost?" });
   const status = h("p", { id: "coach-hand-status", class: "coach-status", role: "status", "aria-live": "polite" });
-  const next = document.getElementById("btn-next-hand");
-  summary.insertBefore(button, next);
-  summary.insertBefore(status, next);
+  // Under the hand's table, before the match-over part when there is one.
+  const anchor = summary.querySelector("#match-over");
+  summary.insertBefore(button, anchor);
+  summary.insertBefore(status, anchor);
   button.addEventListener("click", () => ask(button, status));
   new MutationObserver(() => {
     if (!summary.hidden) return;
