@@ -4,7 +4,7 @@
 // renderReview() also draws the review in the game (coach-game.js).
 
 import { cardList, h } from "./render.js";
-import { failureText, postJSON } from "./session.js";
+import { ensurePlayer, failureText, postJSON } from "./session.js";
 
 const VERDICT_TEXT = {
   fine: "Fine",
@@ -70,7 +70,15 @@ async function ask() {
   const button = panel.querySelector("#btn-coach");
   button.disabled = true;
   status.textContent = `Looking at ${names[askedSeat]}'s decisions in hand ${askedHand}… this takes a few seconds.`;
-  const answer = await postJSON(`/api/coach?seat=${askedSeat}&hand=${askedHand}`, record);
+  // The coach works for a player (one review at a time each): a visitor who came
+  // straight to the replay page becomes a guest first.
+  let answer;
+  try {
+    await ensurePlayer();
+    answer = await postJSON(`/api/coach?seat=${askedSeat}&hand=${askedHand}`, record);
+  } catch {
+    answer = { ok: false, status: 0, body: null };
+  }
   button.disabled = false;
   if (!answer.ok || !answer.body || !Array.isArray(answer.body.decisions)) {
     status.textContent = failureText(answer, "The coach could not look at this hand.");
@@ -96,6 +104,16 @@ function points(value) {
 }
 
 /** A review (GET /api/match/coach, POST /api/coach) as a summary line and a table. */
+// The margin a verdict takes off the loss: two standard errors (hearts.coach.review.NOISE_Z).
+const MARGIN = 2;
+
+/** "4.1 ±2.6": the loss, and the margin of doubt that keeps it from a harsher verdict. */
+function lossText(decision) {
+  if (decision.forced || decision.loss < 0.05) return "—";
+  const margin = MARGIN * (decision.noise || 0);
+  return margin >= 0.05 ? `${decision.loss.toFixed(1)} ±${margin.toFixed(1)}` : decision.loss.toFixed(1);
+}
+
 export function renderReview(review) {
   const counted = review.decisions.filter((d) => !d.forced);
   const counts = review.verdicts || {};
@@ -120,7 +138,7 @@ export function renderReview(review) {
       h("td", {}, choice(decision, decision.made)),
       h("td", { class: "coach-verdict", text: verdict }),
       h("td", {}, better ? choice(decision, decision.best) : h("span", { text: "—" })),
-      h("td", { class: "coach-loss", text: decision.forced || decision.loss < 0.05 ? "—" : decision.loss.toFixed(1) }),
+      h("td", { class: "coach-loss", text: lossText(decision) }),
     );
     body.appendChild(row);
   }
@@ -128,6 +146,6 @@ export function renderReview(review) {
   return h("div", { class: "coach-review" },
     h("p", { class: "coach-summary", text: summary }),
     h("div", { class: "coach-scroll" }, table),
-    h("p", { class: "coach-note", text: "Lost: the points the better choice would have saved on average (your points, less a share of the others'). A mistake loses at least 3, a blunder 8; smaller differences are within what the coach can tell apart." }),
+    h("p", { class: "coach-note", text: "Lost: the points the better choice would have saved on average (your points, less a share of the others'), give or take the coach's margin of doubt. A verdict counts only what is lost beyond that margin: an inaccuracy from 1 point, a mistake from 3, a blunder from 8." }),
   );
 }
