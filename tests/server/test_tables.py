@@ -333,3 +333,25 @@ def test_the_next_hand_starts_by_itself(app_client: TestClient) -> None:
         assert tables[0]["next_hand_ms"] is not None
         assert tables[0]["prompt"].startswith("Hand 1 is over")
         ann.until(lambda t: t["hand_number"] == 2 and t["phase"] == "passing")
+
+
+def test_the_coach_at_a_shared_table(app_client: TestClient) -> None:
+    """Only for a person seated there, and never while a hand is in play."""
+    with ExitStack() as stack:
+        ann_client, guest_client, watch_client = people(app_client)
+        code = create(ann_client)
+        ann = join(stack, ann_client, code)
+        guest = join(stack, guest_client, code)
+        guest.send("sit", seat=2)
+        guest.until(lambda t: t["you"] == 2)
+        join(stack, watch_client, code, watch=True)
+        ann.send("start")
+        ann.until(lambda t: t["phase"] == "passing")
+        unknown = guest_client.get("/api/match/coach", params={"table": "NOPE"})
+        assert unknown.status_code == 404
+        watching = watch_client.get("/api/match/coach", params={"table": code})
+        assert watching.status_code == 404
+        assert watching.json()["detail"] == "You have no seat at this table"
+        playing = guest_client.get("/api/match/coach", params={"table": code})
+        assert playing.status_code == 409
+        assert playing.json()["detail"].startswith("The coach waits until this hand is over")

@@ -202,11 +202,22 @@ def review_decision(
         legal = tuple(card_text(card) for card in view.legal)
         trick = trick_number(view)
         if len(view.legal) == 1:
-            only = (legal[0],)
+            # Nothing to decide: listed, never counted.
             return DecisionReview(
-                view.hand_number, view.seat, kind, trick, only, legal,
-                (), only, 0.0, 0.0, "fine", True, 0,
-            )  # fmt: skip
+                hand=view.hand_number,
+                seat=view.seat,
+                kind=kind,
+                trick=trick,
+                made=legal,
+                legal=legal,
+                options=(),
+                best=legal,
+                loss=0.0,
+                noise=0.0,
+                verdict="fine",
+                forced=True,
+                samples=0,
+            )
         made_option = made[0]
         options = list(view.legal)
         sampler = PlaySampler(view, budget)

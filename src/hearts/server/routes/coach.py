@@ -64,9 +64,16 @@ async def match_coach(
     registry: RegistryDep,
     sessions: SessionsDep,
     hand: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    table_code: Annotated[str | None, Query(alias="table", min_length=1, max_length=16)] = None,
 ) -> dict[str, Any]:
-    """The player's decisions in a finished hand of their match (the last one by default)."""
-    table = await registry.table_for(player.token)
+    """The player's decisions in a finished hand of their match (the last one by default).
+
+    ``table`` names a shared table the player sits at; without it, their solo match.
+    """
+    if table_code is None:
+        table = await registry.table_for(player.token)
+    else:
+        table = await registry.shared(table_code)
     if table is None:
         raise HTTPException(status_code=404, detail="No match yet")
     async with table.lock:

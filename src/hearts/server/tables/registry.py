@@ -175,6 +175,17 @@ class TableRegistry:
         data = await self.env.db.run(store.find_code, code)
         return data is not None and data.kind == "shared"
 
+    async def shared(self, code: str) -> Table | None:
+        """The shared table ``code`` to read from: the one in memory, or else a copy read
+        from its row that is not kept (only sockets that follow a table keep it here)."""
+        table = self._shared.get(code)
+        if table is not None:
+            return table
+        data = await self.env.db.run(store.find_code, code)
+        if data is None or data.kind != "shared":
+            return None
+        return Table.restore(data, self.env)
+
     async def _shared_table(self, code: str) -> Table | None:
         table = self._shared.get(code)
         if table is None:

@@ -1,6 +1,6 @@
-// The coach in the game: once a hand is over, the hand summary offers "What did
-// my decisions cost?"; the answer (GET /api/match/coach, the last finished
-// hand) opens in a dialog. Never during a hand: the button lives in the summary,
+// The coach in the game (solo and shared tables): once a hand is over, the hand
+// summary offers "What did my decisions cost?"; the answer (GET /api/match/coach,
+// the last finished hand) opens in a dialog. Never during a hand: the button lives in the summary,
 // and the server refuses while a hand is in play. This module only watches the
 // summary; the game's own scripts do not know it is there.
 
@@ -27,7 +27,10 @@ async function ask(button, status) {
   status.textContent = "The coach is looking at your decisions… this takes a few seconds.";
   let answer;
   try {
-    const response = await fetch("/api/match/coach", { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
+    // At a shared table (/t/<code>) the review is of the player's seat there.
+    const shared = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+    const url = shared ? `/api/match/coach?table=${shared[1]}` : "/api/match/coach";
+    const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
     let body = null;
     try { body = await response.json(); } catch { /* no JSON */ }
     answer = { ok: response.ok, status: response.status, body };
