@@ -1,4 +1,5 @@
-"""The coach in the game (Chromium via Playwright): offered in the hand summary only."""
+"""The coach in the game (Chromium via Playwright): offered in the hand summary and the
+trick review once a hand is over, never during one."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ def test_the_hand_summary_offers_the_coach(
     start_match(page)
     expect(page.locator("#btn-coach-hand")).to_be_hidden()  # in the summary, hidden in play
     pass_first_three(page)
+    assert wait_turn(page) == "turn"
+    play(page, playable(page)[0])
+    assert wait_turn(page) == "turn"  # a whole trick went round
+    page.click("#btn-review")  # during the hand: the tricks, and no word from the coach
+    expect(page.locator("#review-list li")).to_have_count(1)
+    expect(page.locator("#review-list .coach-mark")).to_have_count(0)
+    page.click("#btn-review-close")
     while wait_turn(page) == "turn":
         play(page, playable(page)[0])
     expect(page.locator("#summary")).to_be_visible()
@@ -34,6 +42,16 @@ def test_the_hand_summary_offers_the_coach(
     page.set_viewport_size({"width": 1280, "height": 800})
     page.click("#btn-coach-close")
     expect(dialog).to_be_hidden()
+
+    # The trick review marks each of our plays with its verdict (the stored review).
+    page.click("#btn-review")
+    marks = page.locator("#review-list .coach-mark")
+    expect(marks).to_have_count(13)
+    verdicts = marks.evaluate_all("ms => ms.map(m => m.dataset.verdict)")
+    assert set(verdicts) <= {"fine", "inaccuracy", "mistake", "blunder", "forced"}
+    expect(marks.first).to_contain_text("Coach:" if verdicts[0] != "forced" else "only card")
+    screenshot(page, "game-coach-tricks-desktop")
+    page.click("#btn-review-close")
     page.click("#btn-next-hand")
     expect(page.locator("#summary")).to_be_hidden()
     expect(page.locator("#btn-coach-hand")).to_be_hidden()

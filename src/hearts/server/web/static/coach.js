@@ -103,7 +103,6 @@ function points(value) {
   return `${value.toFixed(1)} point${Math.abs(value - 1) < 0.05 ? "" : "s"}`;
 }
 
-/** A review (GET /api/match/coach, POST /api/coach) as a summary line and a table. */
 // The margin a verdict takes off the loss: two standard errors (hearts.coach.review.NOISE_Z).
 const MARGIN = 2;
 
@@ -114,6 +113,7 @@ function lossText(decision) {
   return margin >= 0.05 ? `${decision.loss.toFixed(1)} ±${margin.toFixed(1)}` : decision.loss.toFixed(1);
 }
 
+/** A review (GET /api/match/coach, POST /api/coach) as a summary line and a table. */
 export function renderReview(review) {
   const counted = review.decisions.filter((d) => !d.forced);
   const counts = review.verdicts || {};
