@@ -2,6 +2,7 @@
 // textContent; the DOM is built with createElement, never from HTML strings.
 
 import { cardBack, cardFace, cardLabel, cardName, cardShort, normCard, sortCards, suitClass } from "./cards.js";
+import { motionOn } from "./motion.js";
 import { arr4, cardsTaken, centreTrick, completedTricks, isMyTurn, isViewer, players, SEAT_PLACES, whoIs } from "./model.js";
 
 export function h(tag, attrs, ...children) {
@@ -141,6 +142,9 @@ export function renderHand(node, table, ui) {
   const hadFocus = node.contains(document.activeElement);
   const focusedCard = hadFocus ? document.activeElement.dataset.card : null;
   const oldCards = [...node.querySelectorAll("[data-card]")].map((b) => b.dataset.card);
+  // Where each card was, so the ones that stay can slide to their new place.
+  const wasAt = new Map(motionOn()
+    ? [...node.querySelectorAll("[data-card]")].map((b) => [b.dataset.card, b.getBoundingClientRect().left]) : []);
   const cards = sortCards(table.hand);
   const legal = new Set(sortCards(table.legal));
   const received = new Set(receivedShown(table) ? sortCards(table.received) : []);
@@ -191,6 +195,14 @@ export function renderHand(node, table, ui) {
   target.tabIndex = 0;
   ui.focusCard = target.dataset.card;
   layoutHand(node);
+  if (wasAt.size) {
+    for (const btn of buttons) {
+      const before = wasAt.get(btn.dataset.card);
+      if (before === undefined || typeof btn.animate !== "function") continue;
+      const dx = before - btn.getBoundingClientRect().left;
+      if (Math.abs(dx) > 1) btn.animate([{ translate: `${dx}px 0` }, { translate: "0 0" }], { duration: 180, easing: "ease-out" });
+    }
+  }
   if (hadFocus) target.focus({ preventScroll: true });
 }
 

@@ -41,7 +41,8 @@ const ui = {
   player: null,            // who this browser is (a guest may choose a name at the table)
 };
 // Countdowns run locally between states, from the moment the state arrived.
-const clock = { at: 0, away: [null, null, null, null], nextHand: null };
+// While reconnecting they stand still (`frozenAt`): the table may have moved on unseen.
+const clock = { at: 0, away: [null, null, null, null], nextHand: null, frozenAt: null };
 
 const showMessage = messenger("message");
 const announce = announcer("live");
@@ -92,6 +93,7 @@ function onStatus(status) {
   conn.textContent = status === "open" ? "Connected" : status === "reconnecting" ? "Reconnecting…" : "Connecting…";
   document.body.classList.toggle("offline", status !== "open");
   if (status === "open") { ui.resync = true; states.jump(); }
+  else if (clock.frozenAt === null) clock.frozenAt = performance.now();
 }
 
 function onMessage(msg) {
@@ -116,6 +118,7 @@ function onState(msg) {
   if (Number.isInteger(msg.version)) version = msg.version;
 
   clock.at = performance.now();
+  clock.frozenAt = null;
   clock.away = [0, 1, 2, 3].map((rel) => seatAt(next, rel).away_ms);
   clock.nextHand = Number.isFinite(next.next_hand_ms) ? next.next_hand_ms : null;
 
@@ -414,7 +417,7 @@ function renderMoonChoice(t) {
 function updateCountdowns() {
   const t = table;
   if (!t) return;
-  const since = performance.now() - clock.at;
+  const since = (clock.frozenAt ?? performance.now()) - clock.at;
   if (ui.view === "game") {
     const names = players(t);
     for (let rel = 0; rel < 4; rel++) {
