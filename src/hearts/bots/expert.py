@@ -78,6 +78,8 @@ class ExpertBot(Bot):
     """If set, stop sampling once this many seconds have passed (results then depend on speed)."""
     moon_suspicion: float = 0.5
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
+    suspicion_points: int = 8
+    """An opponent holding every penalty card won so far is suspected from this many points."""
     play_noise: float = 0.35
     """How often, in the likelihood model, an opponent plays other than the policy would."""
 
@@ -106,7 +108,7 @@ class ExpertBot(Bot):
         if len(cards) == 1:
             return cards[0]
         scorer = MatchScorer.for_view(view)
-        shooter_suspect = _suspected_shooter(view)
+        shooter_suspect = _suspected_shooter(view, self.suspicion_points)
         my_modes = [policy.AVOID]
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
@@ -370,7 +372,7 @@ def _may_shoot(view: SeatView) -> bool:
     return not any(taken[s] & penalty for s in range(4) if s != view.seat)
 
 
-def _suspected_shooter(view: SeatView) -> int | None:
+def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
     """An opponent who has won every penalty card so far, and enough of them to worry."""
     penalty = view.rules.penalty_mask
     taken = taken_cards(view)
@@ -378,7 +380,7 @@ def _suspected_shooter(view: SeatView) -> int | None:
     if len(holders) != 1 or holders[0] == view.seat:
         return None
     shooter = holders[0]
-    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < 8:
+    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < points:
         return None
     return shooter
 
