@@ -70,10 +70,6 @@ class ExpertBot(Bot):
     close: float = 2.0
     """A candidate stays in the search while its cost is within this many standard errors of the
     best one's (the difference is measured on the same deals)."""
-    lookahead: bool = False
-    """Search our own next play in each deal too: after the candidate card, the others play by
-    the policy until our next turn, then every legal card of ours is tried with a playout and
-    the best counts (about as many playouts again as we hold cards per deal)."""
     time_limit: float | None = None
     """If set, stop sampling once this many seconds have passed (results then depend on speed)."""
     moon_suspicion: float = 0.5
@@ -152,12 +148,8 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
-                        four = (modes[0], modes[1], modes[2], modes[3])
-                        if self.lookahead:
-                            costs.append(_best_next(state, four, seat, scorer))
-                        else:
-                            policy.playout(state, four)
-                            costs.append(scorer.cost(state.taken))
+                        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+                        costs.append(scorer.cost(state.taken))
                     row.append(costs)
                 search.add(active, weight, row)
             done += len(worlds)
@@ -228,25 +220,6 @@ class ExpertBot(Bot):
                 break
         best = candidates[search.best()]
         return [card for card in range(52) if best >> card & 1]
-
-
-def _best_next(
-    state: HandState, modes: tuple[int, int, int, int], seat: int, scorer: MatchScorer
-) -> float:
-    """The cost of the hand if ``seat`` picks its next card well and the policy plays the rest."""
-    policy.playout_until(state, modes, seat)
-    if state.tricks_played == 13:
-        return scorer.cost(state.taken)
-    legal = state.legal_mask()
-    best = math.inf
-    while legal:
-        low = legal & -legal
-        legal ^= low
-        trial = state.copy()
-        trial.play(low.bit_length() - 1)
-        policy.playout(trial, modes)
-        best = min(best, scorer.cost(trial.taken))
-    return best
 
 
 class _Search:

@@ -186,14 +186,6 @@ def playout(state: HandState, modes: tuple[int, int, int, int]) -> None:
             threat = moon_threat(state)
 
 
-def playout_until(state: HandState, modes: tuple[int, int, int, int], seat: int) -> None:
-    """Play on with the policy until it is ``seat``'s turn or the hand is over."""
-    threat = moon_threat(state)
-    while state.tricks_played < 13 and state.turn != seat:
-        if state.play(choose(state, state.legal_mask(), modes[state.turn], threat)) >= 0:
-            threat = moon_threat(state)
-
-
 def pass_dangers(hand: int) -> list[tuple[int, int]]:
     """(danger, card) for every card of ``hand``, most dangerous to keep first.
 
