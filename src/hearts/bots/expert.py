@@ -16,12 +16,26 @@ For a play, the Expert
    ends the match counts as a win or a loss;
 5. picks the card with the lowest weighted cost.
 
+The search runs in rounds of sampled deals: after each round, the cards
+whose cost is clearly worse than the best one's (by more than ``close``
+standard errors of the difference, measured on the same deals) are dropped,
+and only the rest are played out in the next round's deals.  A clear choice
+stops after one round, a close one gets up to ``rounds`` of them, and
+equivalent cards (touching cards of a suit worth the same points) are
+scored once.  The budget is a number of deals, never a time, unless
+``time_limit`` is set.
+
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting, so the search sees the moon coming and spends a
 heart to stop it.
 
 For the pass it shortlists sets of dangerous cards and plays whole sampled
-hands with each, the other seats passing by the same rules of thumb.
+hands with each, the other seats passing by the same rules of thumb, in
+rounds the same way.
+
+The Expert of November 2026 is kept unchanged as the level
+``expert-2026-11`` (:mod:`hearts.bots.expert_2026_11`), the yardstick for
+any change here (``docs/strength.md``).
 """
 
 from __future__ import annotations
