@@ -16,14 +16,15 @@ For a play, the Expert
    ends the match counts as a win or a loss;
 5. picks the card with the lowest weighted cost.
 
-The search runs in rounds of sampled deals: after each round, the cards
+The search can run in rounds of sampled deals: after each round, the cards
 whose cost is clearly worse than the best one's (by more than ``close``
 standard errors of the difference, measured on the same deals) are dropped,
-and only the rest are played out in the next round's deals.  A clear choice
-stops after one round, a close one gets up to ``rounds`` of them, and
-equivalent cards (touching cards of a suit worth the same points) are
-scored once.  The budget is a number of deals, never a time, unless
-``time_limit`` is set.
+and only the rest are played out in the next round's deals, up to
+``rounds`` rounds.  The default is one round (100 deals, as the Expert of
+November 2026 used): more rounds made the decisions less dependent on the
+seed but measured no gain in points (``docs/strength.md``).  Equivalent
+cards (touching cards of a suit worth the same points) are scored once.
+The budget is a number of deals, never a time, unless ``time_limit`` is set.
 
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting, so the search sees the moon coming and spends a
@@ -70,16 +71,17 @@ class ExpertBot(Bot):
     close to the best get more deals, round after round, until one stands
     out or the cap (``max_samples`` / ``max_pass_samples``) is reached.  So
     the budget goes to close decisions, and a forced play costs nothing.
-    The caps are ``rounds`` rounds (``pass_rounds`` for the pass).
+    The caps are ``rounds`` rounds (``pass_rounds`` for the pass); the
+    defaults are one round each.
     """
 
     samples: int = 100
     """Deals sampled per round of a play decision (the first round scores every card)."""
-    rounds: int = 6
+    rounds: int = 1
     """The most rounds of a play decision: at most ``samples * rounds`` deals."""
     pass_samples: int = 40
     """Deals sampled per round of a pass decision."""
-    pass_rounds: int = 6
+    pass_rounds: int = 1
     """The most rounds of a pass decision: at most ``pass_samples * pass_rounds`` deals."""
     close: float = 2.0
     """A candidate stays in the search while its cost is within this many standard errors of the
