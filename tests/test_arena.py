@@ -16,6 +16,7 @@ from hearts.arena import (
     Unit,
     deal_set_seed,
     decision_rng,
+    difference_ci95,
     make_entrants,
     moon_stopper,
     parse_settings,
@@ -299,7 +300,7 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*argv, "--json", "--workers", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     data = json.loads(lines[-1])
-    assert set(data) == {"levels", "hands", "matches", "seed", "seats"}
+    assert set(data) == {"levels", "differences", "hands", "matches", "seed", "seats"}
     assert data["hands"] == 32 and data["matches"] == 0 and data["seed"] == 3
     assert data["seats"] == ["beginner", "random", "random", "random"]
     assert list(data["levels"]) == ["beginner", "random"]
@@ -315,6 +316,12 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
         assert 0 <= level["decision_ms_p50"] <= level["decision_ms_p95"]
     assert data["levels"]["random"]["seats"] == 3 and data["levels"]["random"]["hands"] == 96
     assert any(line.startswith("beginner") for line in lines[:-1])  # the table comes first
+    [difference] = data["differences"]
+    assert difference["level"] == "beginner" and difference["other"] == "random"
+    levels = data["levels"]
+    gap = levels["beginner"]["points_per_hand"] - levels["random"]["points_per_hand"]
+    assert difference["points_per_hand"] == pytest.approx(gap, abs=1e-3)
+    assert any(line.startswith("beginner minus random:") for line in lines[:-1])
 
     assert main([*argv, "--matches", "--json", "--workers", "2"]) == 0
     data = json.loads(capsys.readouterr().out.splitlines()[-1])
@@ -350,3 +357,36 @@ def test_arena_command_errors(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and message in captured.err
+
+
+def test_difference_pairs_the_levels_deal_set_by_deal_set() -> None:
+    # Equal lengths: the mean and standard error of the per-deal-set differences.
+    first = {0: (10.0, 4), 1: (2.0, 4), 2: (6.0, 4), 3: (14.0, 4)}
+    second = {0: (30.0, 12), 1: (15.0, 12), 2: (18.0, 12), 3: (36.0, 12)}
+    gaps = [first[d][0] / 4 - second[d][0] / 12 for d in range(4)]
+    mean = sum(gaps) / 4
+    se = (sum((g - mean) ** 2 for g in gaps) / 3 / 4) ** 0.5
+    diff, ci = difference_ci95(first, second)
+    assert diff == pytest.approx(mean)
+    assert ci is not None
+    assert ci[0] == pytest.approx(mean - t_975(3) * se)
+    assert ci[1] == pytest.approx(mean + t_975(3) * se)
+    # A constant gap has no spread at all, however much the deal sets differ.
+    same = {d: (y + 4 * 2.0, n) for d, (y, n) in first.items()}
+    assert difference_ci95(same, first) == (
+        pytest.approx(2.0),
+        (pytest.approx(2.0), pytest.approx(2.0)),
+    )
+    assert difference_ci95({0: (1.0, 1)}, {0: (2.0, 1)}) == (-1.0, None)
+    with pytest.raises(ValueError):
+        difference_ci95({0: (1.0, 1)}, {1: (2.0, 1)})
+
+
+def test_arena_reports_the_first_level_minus_the_others() -> None:
+    result = run_arena([LowestBot(), EasyBot(), EasyBot(), EasyBot()], hands=32, seed=4, workers=1)
+    [difference] = result.differences
+    assert (difference.level, difference.other) == ("lowest", "easy")
+    gap = result.levels["lowest"].points_per_hand - result.levels["easy"].points_per_hand
+    assert difference.points_per_hand == pytest.approx(gap)
+    assert difference.ci95 is not None
+    assert difference.ci95[0] < difference.points_per_hand < difference.ci95[1]

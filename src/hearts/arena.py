@@ -44,6 +44,11 @@ The figures per level (all seats of that level pooled):
   run, whatever its intention.
 - ``decision_ms_p50`` / ``decision_ms_p95``: the median and 95th percentile of
   the wall time of ``bot.decide`` (passes, plays and moon choices).
+- ``differences``: the points per hand of the first entrant's level minus
+  those of each other level, with a 95% interval that pairs the two levels
+  deal set by deal set (:func:`difference_ci95`).  This is the figure to
+  compare two levels by: their own intervals overlap much more, because the
+  cards of a deal set move both levels' points the same way.
 """
 
 from __future__ import annotations
@@ -260,6 +265,43 @@ def ratio_ci95(clusters: Sequence[tuple[float, int]]) -> tuple[float, tuple[floa
     return ratio, (ratio - half, ratio + half)
 
 
+def difference_ci95(
+    first: Mapping[int, Sequence[float]], second: Mapping[int, Sequence[float]]
+) -> tuple[float, tuple[float, float] | None]:
+    """The difference of two averages over the same clusters, and its 95% interval.
+
+    ``first`` and ``second`` map a cluster (a deal set) to ``(total, count)``
+    of each level.  The difference is ``R1 - R2`` of the two ratio averages;
+    its standard error is the cluster-robust one of the linearised residuals
+    ``e_d = (y1_d - R1 * n1_d) / N1 - (y2_d - R2 * n2_d) / N2``, i.e.
+    ``sqrt(D / (D - 1) * sum(e_d**2))``, which pairs the two levels deal set
+    by deal set (when all deal sets have the same length, it is the standard
+    error of the mean of the per-deal-set differences).  None with one deal set.
+
+    >>> diff, (low, high) = difference_ci95({0: (3, 1), 1: (5, 1)}, {0: (1, 1), 1: (2, 1)})
+    >>> diff, round(low, 3), round(high, 3)
+    (2.5, -3.853, 8.853)
+    """
+    clusters = sorted(set(first) & set(second))
+    if not clusters:
+        raise ValueError("no shared samples")
+    n1 = sum(first[d][1] for d in clusters)
+    n2 = sum(second[d][1] for d in clusters)
+    if n1 <= 0 or n2 <= 0:
+        raise ValueError("no samples")
+    r1 = sum(first[d][0] for d in clusters) / n1
+    r2 = sum(second[d][0] for d in clusters) / n2
+    count = len(clusters)
+    if count < 2:
+        return r1 - r2, None
+    spread = sum(
+        ((first[d][0] - r1 * first[d][1]) / n1 - (second[d][0] - r2 * second[d][1]) / n2) ** 2
+        for d in clusters
+    )
+    half = t_975(count - 1) * math.sqrt(count / (count - 1) * spread)
+    return r1 - r2, (r1 - r2 - half, r1 - r2 + half)
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     """Linear interpolation between the closest ranks (``fraction`` 0.5 is the median)."""
     if not values:
@@ -303,6 +345,24 @@ class LevelReport:
 
 
 @dataclass(frozen=True)
+class Difference:
+    """The first entrant's level minus another level, in points per hand, paired by deal set."""
+
+    level: str
+    other: str
+    points_per_hand: float
+    ci95: tuple[float, float] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "other": self.other,
+            "points_per_hand": round(self.points_per_hand, 4),
+            "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
+        }
+
+
+@dataclass(frozen=True)
 class ArenaResult:
     seed: int
     seats: tuple[str, str, str, str]
@@ -314,10 +374,13 @@ class ArenaResult:
     """Matches played in all (0 in hands mode)."""
     deal_sets: int
     records: tuple[dict[str, Any], ...] = ()
+    differences: tuple[Difference, ...] = ()
+    """The first entrant's level minus each other level (negative: it scored fewer points)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "levels": {level: report.to_json() for level, report in self.levels.items()},
+            "differences": [difference.to_json() for difference in self.differences],
             "hands": self.hands,
             "matches": self.matches,
             "seed": self.seed,
@@ -343,6 +406,11 @@ class ArenaResult:
                 f"{level:<10}{r.seats:>6}{r.hands:>8}{r.points_per_hand:>10.3f}  {ci:<17}"
                 f"{win:>9}{r.moons_shot:>7}{r.moons_stopped:>9}"
                 f"{r.decision_ms_p50:>9.3f}{r.decision_ms_p95:>9.3f}"
+            )
+        for d in self.differences:
+            ci = "n/a" if d.ci95 is None else f"[{d.ci95[0]:.3f}, {d.ci95[1]:.3f}]"
+            lines.append(
+                f"{d.level} minus {d.other}: {d.points_per_hand:+.3f} pts/hand, 95% CI {ci}"
             )
         return lines
 
@@ -450,6 +518,15 @@ def run_arena(
     finally:
         results.close()
     match_count = deal_sets * 4 if matches else None
+    first = tallies[levels[0]].per_deal_set
+    differences = []
+    for level, tally in list(tallies.items())[1:]:
+        if first and tally.per_deal_set:
+            diff, ci = difference_ci95(
+                {d: (y, n) for d, (y, n) in first.items()},
+                {d: (y, n) for d, (y, n) in tally.per_deal_set.items()},
+            )
+            differences.append(Difference(levels[0], level, diff, ci))
     return ArenaResult(
         seed=seed,
         seats=(levels[0], levels[1], levels[2], levels[3]),
@@ -458,6 +535,7 @@ def run_arena(
         matches=match_count or 0,
         deal_sets=deal_sets,
         records=tuple(records),
+        differences=tuple(differences),
     )
 
 

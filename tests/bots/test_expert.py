@@ -5,9 +5,13 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
+from hearts.bots import expert as expert_module
 from hearts.bots.base import Decision
-from hearts.bots.expert import ExpertBot, MatchScorer
+from hearts.bots.expert import ExpertBot, MatchScorer, _Search, distinct_cards
 from hearts.bots.normal import NormalBot
+from hearts.cards import card_text
 from hearts.match import Match, Phase
 from hearts.rules import Rules
 from hearts.view import SeatView
@@ -148,5 +152,97 @@ def test_decisions_are_legal_and_repeatable() -> None:
     assert match.phase is Phase.HAND_OVER
 
 
+def names(cards: list[int]) -> list[str]:
+    return [card_text(card) for card in cards]
+
+
 def _with_totals(view: SeatView, totals: tuple[int, int, int, int]) -> SeatView:
     return dataclasses.replace(view, totals=totals)
+
+
+# --- the budget ---------------------------------------------------------------------------
+
+
+def test_equivalent_cards_are_scored_once() -> None:
+    deal = make_deal(
+        "5C 6C 9C KC 2D 3D 4D 5D 6D 7D 8D 9D TD",
+        "2C",
+        "7C",
+        "8C",
+    )
+    # West leads 2C, North and East follow with 7C and 8C: nothing can fall between
+    # 5C, 6C and 9C any more, while TC, JC and QC are still out between 9C and KC.
+    match = position(deal, "2C 7C 8C")
+    view = match.view(0)
+    assert names(distinct_cards(view, c("6C"))) == ["6C", "KC"]
+    assert names(distinct_cards(view, c("KC"))) == ["KC", "5C"]
+
+
+def test_cards_of_different_points_are_never_equivalent() -> None:
+    deal = make_deal(
+        "JS QS KS 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+        "2C AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH KH",
+        "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AS QH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS AH QD KD AD",
+    )
+    # North wins the first trick with 3C and leads the ace of spades: JS, QS and KS
+    # touch, but the queen is worth 13 points and the others nothing.
+    match = position(deal, "2C 3C QD 2D AS 2S")
+    view = match.view(0)
+    assert names(distinct_cards(view, c("JS"))) == ["JS", "QS", "KS"]
+
+
+def test_search_drops_clearly_worse_candidates_and_keeps_close_ones() -> None:
+    rng = random.Random(1)
+    search = _Search(3, 1)
+    for _ in range(100):
+        noise = rng.gauss(0, 3)
+        # candidate 0 and 1 are close, candidate 2 is 5 points worse on every deal
+        search.add([0, 1, 2], 1.0, [[noise], [noise + rng.gauss(0, 0.5)], [noise + 5]])
+    assert not search.settled(2.0)
+    assert search.active() == [0, 1]
+    assert search.best() in (0, 1)
+
+
+def test_search_prefers_the_first_candidate_within_the_tie_margin() -> None:
+    search = _Search(2, 2)
+    for cost in (1.0, 3.0):
+        search.add([0, 1], 1.0, [[cost, 9.0], [cost - 0.01, 9.0]])
+    assert search.best() == 0
+    search = _Search(2, 2)
+    for cost in (1.0, 3.0):
+        # the second candidate is clearly better in its second mode
+        search.add([0, 1], 1.0, [[cost, 9.0], [9.0, cost - 1.0]])
+    assert search.best() == 1 and search.cost(1) == (1.0, 1)
+    # The same one-point gap on every deal: no doubt left, the other candidate is dropped.
+    assert search.settled(2.0) and search.active() == [1]
+
+
+def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = [0]
+    sample = expert_module.sample_hidden
+
+    def counting(*args: object, **kwargs: object) -> list[int] | None:
+        calls[0] += 1
+        return sample(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "sample_hidden", counting)
+    bot = ExpertBot(samples=20, rounds=5)
+    used = []
+    match = Match(seed=11)
+    normal = NormalBot()
+    rng = random.Random(0)
+    for seat in range(4):
+        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
+    while match.phase is Phase.PLAYING:
+        seat = match.turn
+        assert seat is not None
+        view = match.view(seat)
+        if seat == 0 and len(view.legal) > 1:
+            calls[0] = 0
+            bot.decide(view, random.Random(len(view.plays)))
+            used.append(calls[0])
+        match.play(normal.decide(view, rng).cards[0])
+    # One deal when all legal cards are equivalent, else rounds of 20 up to 5 rounds.
+    assert all(n == 1 or (20 <= n <= 100 and n % 20 == 0) for n in used), used
+    assert 20 in used and 100 in used  # some decisions settle at once, others search on

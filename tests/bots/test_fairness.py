@@ -30,13 +30,14 @@ from helpers import STANDARD, random_prefix, random_step, replay
 from test_view import hidden_swaps, swapped
 
 SMALL_BUDGET: dict[str, dict[str, Any]] = {
-    "expert": {"samples": 6, "pass_samples": 3},
+    "expert": {"samples": 6, "pass_samples": 3, "rounds": 2, "pass_rounds": 2},
+    "expert-2026-11": {"samples": 6, "pass_samples": 3},
     "pimc": {"simulations": 60, "worlds": 6, "pass_simulations": 60},
     "ismcts": {"iterations": 60, "pass_simulations": 60},
 }
 """Settings that keep the search bots quick here; fairness does not depend on the budget."""
 
-POSITIONS = {"expert": 24, "pimc": 24, "ismcts": 24}
+POSITIONS = {"expert": 24, "expert-2026-11": 24, "pimc": 24, "ismcts": 24}
 """Positions per level (half passes, half plays); the default is below."""
 DEFAULT_POSITIONS = 100
 

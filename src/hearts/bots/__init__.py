@@ -21,12 +21,15 @@ _CLASSES: Final = {
     "easy": ("hearts.bots.easy", "EasyBot"),
     "normal": ("hearts.bots.normal", "NormalBot"),
     "expert": ("hearts.bots.expert", "ExpertBot"),
+    "expert-2026-11": ("hearts.bots.expert_2026_11", "Expert202611Bot"),
     "pimc": ("hearts.bots.reference", "PimcBot"),
     "ismcts": ("hearts.bots.reference", "IsmctsBot"),
 }
 
 LEVELS: Final = tuple(_CLASSES)
-"""Every bot by name: the product offers easy, normal and expert; the arena all of them."""
+"""Every bot by name: the product offers easy, normal and expert; the arena all of them.
+
+``expert-2026-11`` is the Expert as it was in November 2026, frozen as a yardstick."""
 
 PLAYER_LEVELS: Final = ("easy", "normal", "expert")
 

@@ -16,12 +16,27 @@ For a play, the Expert
    ends the match counts as a win or a loss;
 5. picks the card with the lowest weighted cost.
 
+The search can run in rounds of sampled deals: after each round, the cards
+whose cost is clearly worse than the best one's (by more than ``close``
+standard errors of the difference, measured on the same deals) are dropped,
+and only the rest are played out in the next round's deals, up to
+``rounds`` rounds.  The default is one round (100 deals, as the Expert of
+November 2026 used): more rounds made the decisions less dependent on the
+seed but measured no gain in points (``docs/strength.md``).  Equivalent
+cards (touching cards of a suit worth the same points) are scored once.
+The budget is a number of deals, never a time, unless ``time_limit`` is set.
+
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting, so the search sees the moon coming and spends a
 heart to stop it.
 
 For the pass it shortlists sets of dangerous cards and plays whole sampled
-hands with each, the other seats passing by the same rules of thumb.
+hands with each, the other seats passing by the same rules of thumb, in
+rounds the same way.
+
+The Expert of November 2026 is kept unchanged as the level
+``expert-2026-11`` (:mod:`hearts.bots.expert_2026_11`), the yardstick for
+any change here (``docs/strength.md``).
 """
 
 from __future__ import annotations
@@ -49,16 +64,34 @@ TIE_MARGIN = 0.05
 
 @dataclass(frozen=True)
 class ExpertBot(Bot):
-    """Search-based player; its budget is a number of sampled deals (or a time limit)."""
+    """Search-based player; its budget is a number of sampled deals (or a time limit).
+
+    The search runs in rounds: every candidate is scored on ``samples`` (or
+    ``pass_samples``) sampled deals, then only the candidates that are still
+    close to the best get more deals, round after round, until one stands
+    out or the cap (``max_samples`` / ``max_pass_samples``) is reached.  So
+    the budget goes to close decisions, and a forced play costs nothing.
+    The caps are ``rounds`` rounds (``pass_rounds`` for the pass); the
+    defaults are one round each.
+    """
 
     samples: int = 100
-    """Deals sampled per play decision."""
+    """Deals sampled per round of a play decision (the first round scores every card)."""
+    rounds: int = 1
+    """The most rounds of a play decision: at most ``samples * rounds`` deals."""
     pass_samples: int = 40
-    """Deals sampled per candidate pass."""
+    """Deals sampled per round of a pass decision."""
+    pass_rounds: int = 1
+    """The most rounds of a pass decision: at most ``pass_samples * pass_rounds`` deals."""
+    close: float = 2.0
+    """A candidate stays in the search while its cost is within this many standard errors of the
+    best one's (the difference is measured on the same deals)."""
     time_limit: float | None = None
     """If set, stop sampling once this many seconds have passed (results then depend on speed)."""
     moon_suspicion: float = 0.5
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
+    suspicion_points: int = 8
+    """An opponent holding every penalty card won so far is suspected from this many points."""
     play_noise: float = 0.35
     """How often, in the likelihood model, an opponent plays other than the policy would."""
 
@@ -71,34 +104,11 @@ class ExpertBot(Bot):
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         started = time.perf_counter()
         seat = view.seat
-        legal = list(view.legal)
         knowledge = Knowledge.from_view(view)
-        worlds: list[list[int]] = []
-        weights: list[float] = []
-        for _ in range(self.samples):
-            if self._out_of_time(started) and worlds:
-                break
-            world = sample_hidden(knowledge, rng)
-            if world is None:
-                break
-            worlds.append(world)
-            weights.append(self._likelihood(view, world))
-        if not worlds:
+        first = sample_hidden(knowledge, rng)
+        if first is None:
             return policy.choose(_fallback_state(view), view.legal.mask, policy.AVOID)
-
-        template = state_template(view, worlds[0])
-        scorer = MatchScorer.for_view(view)
-        shooter_suspect = _suspected_shooter(view)
-        modes_by_world = []
-        for index in range(len(worlds)):
-            modes = [policy.AVOID] * 4
-            if shooter_suspect is not None and (index + 0.5) / len(worlds) < self.moon_suspicion:
-                modes[shooter_suspect] = policy.SHOOT
-            modes_by_world.append(modes)
-
-        my_modes = [policy.AVOID]
-        if _may_shoot(view):
-            my_modes.append(policy.SHOOT)
+        template = state_template(view, first)
         # The policy's own card goes first and keeps its place unless another
         # card is clearly better: many cards tie in the playouts (the policy
         # would shed the queen later anyway), and the rule of thumb is the
@@ -106,24 +116,62 @@ class ExpertBot(Bot):
         preferred = policy.choose(
             template, view.legal.mask, policy.AVOID, policy.moon_threat(template)
         )
-        legal.sort(key=lambda card: card != preferred)
-        best_card, best_cost = legal[0], math.inf
-        total_weight = sum(weights)
-        for card in legal:
-            card_cost = math.inf
-            for my_mode in my_modes:
-                cost = 0.0
-                for world, weight, modes in zip(worlds, weights, modes_by_world, strict=True):
-                    state = template.copy()
-                    state.hands = world[:]
-                    state.play(card)
-                    modes[seat] = my_mode
-                    policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
-                    cost += weight * scorer.cost(state.taken)
-                card_cost = min(card_cost, cost / total_weight)
-            if card_cost < best_cost - TIE_MARGIN:
-                best_card, best_cost = card, card_cost
-        return best_card
+        cards = distinct_cards(view, preferred)
+        if len(cards) == 1:
+            return cards[0]
+        scorer = MatchScorer.for_view(view)
+        shooter_suspect = _suspected_shooter(view, self.suspicion_points)
+        my_modes = [policy.AVOID]
+        if _may_shoot(view):
+            my_modes.append(policy.SHOOT)
+        search = _Search(len(cards), len(my_modes))
+        pending: list[int] | None = first
+        done = 0
+        for _ in range(self.rounds):
+            batch = self.samples
+            worlds: list[list[int]] = []
+            weights: list[float] = []
+            for _ in range(batch):
+                if self._out_of_time(started) and (worlds or done):
+                    break
+                world = pending if pending is not None else sample_hidden(knowledge, rng)
+                pending = None
+                if world is None:
+                    break
+                worlds.append(world)
+                weights.append(self._likelihood(view, world))
+            if not worlds:
+                break
+            active = search.active()
+            for offset, (world, weight) in enumerate(zip(worlds, weights, strict=True)):
+                # The first round places the suspected shooter's deals exactly as the
+                # frozen Expert did (its first ``moon_suspicion`` share of them);
+                # later rounds interleave them.
+                index = done + offset
+                share = (
+                    (index + 0.5) / self.samples
+                    if index < self.samples
+                    else ((index * 0.618034) % 1.0)
+                )
+                modes = [policy.AVOID] * 4
+                if shooter_suspect is not None and share < self.moon_suspicion:
+                    modes[shooter_suspect] = policy.SHOOT
+                row: list[list[float]] = []
+                for c in active:
+                    costs = []
+                    for my_mode in my_modes:
+                        state = template.copy()
+                        state.hands = world[:]
+                        state.play(cards[c])
+                        modes[seat] = my_mode
+                        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+                        costs.append(scorer.cost(state.taken))
+                    row.append(costs)
+                search.add(active, weight, row)
+            done += len(worlds)
+            if len(worlds) < batch or search.settled(self.close):
+                break
+        return cards[search.best()]
 
     def _likelihood(self, view: SeatView, world: list[int]) -> float:
         """How likely the opponents' plays so far were, had they held ``world``."""
@@ -157,28 +205,114 @@ class ExpertBot(Bot):
         candidates = _pass_candidates(hand)
         scorer = MatchScorer.for_view(view)
         seat = view.seat
-        worlds: list[list[int]] = []
         unseen = ALL_CARDS_MASK & ~hand
-        for _ in range(self.pass_samples):
-            if self._out_of_time(started) and worlds:
+        search = _Search(len(candidates), 2)
+        done = 0
+        for _ in range(self.pass_rounds):
+            batch = self.pass_samples
+            worlds: list[list[int]] = []
+            for _ in range(batch):
+                if self._out_of_time(started) and (worlds or done):
+                    break
+                worlds.append(_deal_others(seat, hand, unseen, rng))
+            if not worlds:
                 break
-            worlds.append(_deal_others(seat, hand, unseen, rng))
-        best, best_cost = candidates[0], math.inf
-        for passed in candidates:
-            cost = math.inf
-            for my_mode in (policy.AVOID, policy.SHOOT):
-                total = 0.0
-                for world in worlds:
-                    holdings = _after_passes(world, seat, passed, direction)
-                    state = HandState(view.rules, holdings)
-                    modes = [policy.AVOID] * 4
-                    modes[seat] = my_mode
-                    policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
-                    total += scorer.cost(state.taken)
-                cost = min(cost, total / len(worlds))
-            if cost < best_cost - 1e-9:
-                best, best_cost = passed, cost
+            active = search.active()
+            for world in worlds:
+                row: list[list[float]] = []
+                for c in active:
+                    costs = []
+                    for my_mode in (policy.AVOID, policy.SHOOT):
+                        holdings = _after_passes(world, seat, candidates[c], direction)
+                        state = HandState(view.rules, holdings)
+                        modes = [policy.AVOID] * 4
+                        modes[seat] = my_mode
+                        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+                        costs.append(scorer.cost(state.taken))
+                    row.append(costs)
+                search.add(active, 1.0, row)
+            done += len(worlds)
+            if len(worlds) < batch or search.settled(self.close):
+                break
+        best = candidates[search.best()]
         return [card for card in range(52) if best >> card & 1]
+
+
+class _Search:
+    """Weighted costs of candidates over sampled deals, and which are still worth sampling.
+
+    Each candidate has one cost per mode of our own play (avoiding points,
+    shooting); a candidate's cost is its best mode's weighted average.  The
+    candidates listed first win ties (within :data:`TIE_MARGIN` points).
+    """
+
+    def __init__(self, candidates: int, modes: int) -> None:
+        self.sums = [[0.0] * modes for _ in range(candidates)]
+        self.weight = [0.0] * candidates
+        self.rows: list[tuple[list[int], float, list[list[float]]]] = []
+        self.live = list(range(candidates))
+
+    def add(self, active: list[int], weight: float, row: list[list[float]]) -> None:
+        """The costs ``row[i][mode]`` of candidate ``active[i]`` in one more deal."""
+        for c, costs in zip(active, row, strict=True):
+            sums = self.sums[c]
+            for mode, cost in enumerate(costs):
+                sums[mode] += weight * cost
+            self.weight[c] += weight
+        self.rows.append((active, weight, row))
+
+    def active(self) -> list[int]:
+        return list(self.live)
+
+    def cost(self, c: int) -> tuple[float, int]:
+        """The candidate's cost and the mode it comes from."""
+        weight = self.weight[c]
+        if weight <= 0:
+            return math.inf, 0
+        best_mode = min(range(len(self.sums[c])), key=lambda mode: self.sums[c][mode])
+        return self.sums[c][best_mode] / weight, best_mode
+
+    def best(self) -> int:
+        """The first candidate of lowest cost, unless a later one is lower by the tie margin."""
+        best, best_cost = self.live[0], math.inf
+        for c in self.live:
+            cost, _ = self.cost(c)
+            if cost < best_cost - TIE_MARGIN:
+                best, best_cost = c, cost
+        return best
+
+    def settled(self, close: float) -> bool:
+        """Drop the candidates clearly worse than the best; True once only the best is left.
+
+        The difference is taken deal by deal over the deals both were scored
+        on, each candidate in its best mode, with the weighted standard error
+        of its mean.
+        """
+        best = self.best()
+        best_mode = self.cost(best)[1]
+        keep = [best]
+        for c in self.live:
+            if c == best:
+                continue
+            mode = self.cost(c)[1]
+            total = weights = 0.0
+            diffs: list[tuple[float, float]] = []
+            for active, weight, row in self.rows:
+                if c in active and best in active:
+                    diff = row[active.index(c)][mode] - row[active.index(best)][best_mode]
+                    diffs.append((weight, diff))
+                    total += weight * diff
+                    weights += weight
+            if weights <= 0 or len(diffs) < 2:
+                keep.append(c)
+                continue
+            mean = total / weights
+            squares = sum(w * w * (d - mean) ** 2 for w, d in diffs)
+            error = math.sqrt(squares) / weights
+            if mean - TIE_MARGIN < close * error:
+                keep.append(c)
+        self.live = sorted(keep)
+        return len(self.live) == 1
 
 
 @dataclass(frozen=True)
@@ -227,7 +361,7 @@ def _may_shoot(view: SeatView) -> bool:
     return not any(taken[s] & penalty for s in range(4) if s != view.seat)
 
 
-def _suspected_shooter(view: SeatView) -> int | None:
+def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
     """An opponent who has won every penalty card so far, and enough of them to worry."""
     penalty = view.rules.penalty_mask
     taken = taken_cards(view)
@@ -235,7 +369,7 @@ def _suspected_shooter(view: SeatView) -> int | None:
     if len(holders) != 1 or holders[0] == view.seat:
         return None
     shooter = holders[0]
-    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < 8:
+    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < points:
         return None
     return shooter
 
@@ -291,3 +425,32 @@ def _after_passes(world: list[int], seat: int, passed: int, direction: PassDirec
     for s in range(4):
         holdings[direction.receiver(s)] |= passes[s]
     return holdings[0], holdings[1], holdings[2], holdings[3]
+
+
+def distinct_cards(view: SeatView, preferred: Card) -> list[Card]:
+    """The legal cards with one of each group of equivalent cards, ``preferred`` first.
+
+    Two cards of a suit are equivalent when they are worth the same points
+    and every card ranked between them is in our hand or already played: no
+    other card can fall between them, so whichever is played, the tricks go
+    the same way.  A group is represented by ``preferred`` if it holds it,
+    else by its lowest card.
+    """
+    points = view.rules.card_points
+    out = view.hand.mask | view.played.mask
+    legal = sorted(view.legal)
+    groups: list[list[Card]] = []
+    for card in legal:
+        last = groups[-1][-1] if groups else -1
+        if (
+            groups
+            and last // 13 == card // 13
+            and points[last] == points[card]
+            and all(out >> between & 1 for between in range(last + 1, card))
+        ):
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    chosen = [preferred if preferred in group else group[0] for group in groups]
+    chosen.sort(key=lambda card: card != preferred)
+    return chosen
