@@ -52,10 +52,9 @@ async def match_record(player: CurrentPlayer, registry: RegistryDep) -> dict[str
     return record
 
 
-@router.post("/replay", responses=refusals(400, 503, *ANY_POST))
-async def replay(request: Request, replays: ReplaysDep) -> dict[str, Any]:
-    """The frames of a record's replay, worked out in the replays' own thread: at most one
-    at a time per client, and records of at most 200 hands."""
+async def record_body(request: Request) -> Any:
+    """A record sent as the body (the replay page, the coach): at most 2 MB, JSON, and at
+    most :data:`MAX_REPLAY_HANDS` hands; 413 or 400 with the reason otherwise."""
     body = b""
     async for chunk in request.stream():
         body += chunk
@@ -69,9 +68,17 @@ async def replay(request: Request, replays: ReplaysDep) -> dict[str, Any]:
     if isinstance(hands, list) and len(hands) > MAX_REPLAY_HANDS:
         raise HTTPException(
             status_code=400,
-            detail=f"The replay shows matches of up to {MAX_REPLAY_HANDS} hands; "
-            f"this record has {len(hands)}",
+            detail=f"Records of up to {MAX_REPLAY_HANDS} hands are read here; "
+            f"this one has {len(hands)}",
         )
+    return data
+
+
+@router.post("/replay", responses=refusals(400, 503, *ANY_POST))
+async def replay(request: Request, replays: ReplaysDep) -> dict[str, Any]:
+    """The frames of a record's replay, worked out in the replays' own thread: at most one
+    at a time per client, and records of at most 200 hands."""
+    data = await record_body(request)
     try:
         return await replays.run(client_key(request), replay_frames, data)
     except RecordError as error:

@@ -8,8 +8,7 @@ stored, so each finished hand and seat is analysed once.
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Annotated, Any, Final
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
@@ -18,7 +17,7 @@ from hearts.match import Phase
 from hearts.record import RecordError, read_record, write_record
 from hearts.server.coaching import hand_review, up_to
 from hearts.server.db import coach as stored
-from hearts.server.routes.api import MAX_REPLAY_HANDS
+from hearts.server.routes.api import record_body
 from hearts.server.routes.deps import (
     ANY_API,
     ANY_POST,
@@ -33,8 +32,6 @@ from hearts.server.routes.deps import busy as busy_work
 from hearts.server.work import Busy
 from hearts.server.workers import CoachBusy, CoachPool
 from hearts.suggest import check_seat
-
-MAX_RECORD_BYTES: Final = 2 * 1024 * 1024
 
 router = APIRouter(prefix="/api")
 
@@ -112,20 +109,7 @@ async def record_coach(
     hand: Annotated[int, Query(ge=1, le=1000)],
 ) -> dict[str, Any]:
     """Any seat's decisions in a finished hand of a record sent as the body (the replay viewer)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_RECORD_BYTES:
-            raise HTTPException(status_code=413, detail="A record is at most 2 MB")
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        raise HTTPException(status_code=400, detail="not JSON") from None
-    hands = data.get("hands") if isinstance(data, dict) else None
-    if isinstance(hands, list) and len(hands) > MAX_REPLAY_HANDS:
-        raise HTTPException(
-            status_code=400, detail=f"The coach reads records of up to {MAX_REPLAY_HANDS} hands"
-        )
+    data = await record_body(request)
     try:
         check_seat(seat)
         # Reading a record is the replay's work: the same bounded thread, one per client.
