@@ -41,6 +41,7 @@ any change here (``docs/strength.md``).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -94,6 +95,15 @@ class ExpertBot(Bot):
     """An opponent holding every penalty card won so far is suspected from this many points."""
     play_noise: float = 0.35
     """How often, in the likelihood model, an opponent plays other than the policy would."""
+    min_effective: float = 0.0
+    """Keep sampling deals (all the cards still in the search) while the deals' weights are
+    worth fewer than this many equal deals (Kish's effective sample size)..."""
+    max_samples: int = 0
+    """...up to this many deals in all (0: no extra deals)."""
+    shoot_prior: float = 0.0
+    """Prior chance that an opponent who can still take every penalty card is going for the
+    moon; in each deal, an opponent whose plays so far are better explained by shooting
+    (under this prior) shoots in the playouts.  0: off."""
 
     @property
     def level(self) -> str:
@@ -127,10 +137,15 @@ class ExpertBot(Bot):
         search = _Search(len(cards), len(my_modes))
         pending: list[int] | None = first
         done = 0
-        for _ in range(self.rounds):
+        for round_number in itertools.count():
+            if round_number >= self.rounds and not (
+                done < self.max_samples and search.effective() < self.min_effective
+            ):
+                break
             batch = self.samples
             worlds: list[list[int]] = []
             weights: list[float] = []
+            shooters: list[int] = []
             for _ in range(batch):
                 if self._out_of_time(started) and (worlds or done):
                     break
@@ -139,11 +154,15 @@ class ExpertBot(Bot):
                 if world is None:
                     break
                 worlds.append(world)
-                weights.append(self._likelihood(view, world))
+                weight, shooting = self._likelihood(view, world)
+                weights.append(weight)
+                shooters.append(shooting)
             if not worlds:
                 break
             active = search.active()
-            for offset, (world, weight) in enumerate(zip(worlds, weights, strict=True)):
+            for offset, (world, weight, shooting) in enumerate(
+                zip(worlds, weights, shooters, strict=True)
+            ):
                 # The first round places the suspected shooter's deals exactly as the
                 # frozen Expert did (its first ``moon_suspicion`` share of them);
                 # later rounds interleave them.
@@ -156,6 +175,9 @@ class ExpertBot(Bot):
                 modes = [policy.AVOID] * 4
                 if shooter_suspect is not None and share < self.moon_suspicion:
                     modes[shooter_suspect] = policy.SHOOT
+                for other in range(4):
+                    if shooting >> other & 1:
+                        modes[other] = policy.SHOOT
                 row: list[list[float]] = []
                 for c in active:
                     costs = []
@@ -173,25 +195,55 @@ class ExpertBot(Bot):
                 break
         return cards[search.best()]
 
-    def _likelihood(self, view: SeatView, world: list[int]) -> float:
-        """How likely the opponents' plays so far were, had they held ``world``."""
+    def _likelihood(self, view: SeatView, world: list[int]) -> tuple[float, int]:
+        """How likely the opponents' plays so far were, had they held ``world``; and the
+        opponents (a mask of seats) who are more likely shooting than not in it.
+
+        With ``shoot_prior`` 0, each opponent plays the playout policy avoiding
+        points, except with chance ``play_noise`` a legal card at random.  With a
+        prior, an opponent who could still take every penalty card is a mixture:
+        with chance ``shoot_prior`` every one of its plays came from the policy
+        shooting, else from the policy avoiding.
+        """
         start = world[:]
         for trick in view.tricks:
             for who, card in trick.cards:
                 start[who] |= 1 << card
         state = HandState(view.rules, start)
         noise = self.play_noise
-        likelihood = 1.0
+        prior = self.shoot_prior
+        avoid = [1.0, 1.0, 1.0, 1.0]
+        shoot = [1.0, 1.0, 1.0, 1.0]
         threat = -1
         for who, card in view.plays:
             legal = state.legal_mask()
             if who != view.seat and legal & (legal - 1):
+                chance = noise / legal.bit_count()
                 expected = policy.choose(state, legal, policy.AVOID, threat)
-                chance = noise / legal.bit_count() + (1 - noise if expected == card else 0.0)
-                likelihood *= chance
+                avoid[who] *= chance + (1 - noise if expected == card else 0.0)
+                if prior > 0:
+                    expected = policy.choose(state, legal, policy.SHOOT, threat)
+                    shoot[who] *= chance + (1 - noise if expected == card else 0.0)
             if state.play(card) >= 0:
                 threat = policy.moon_threat(state)
-        return likelihood
+        likelihood = 1.0
+        shooting = 0
+        if prior <= 0:
+            for seat in range(4):
+                likelihood *= avoid[seat]
+            return likelihood, shooting
+        candidates = _may_still_shoot(state)
+        for seat in range(4):
+            if seat == view.seat:
+                continue
+            if candidates >> seat & 1:
+                mixed = (1 - prior) * avoid[seat] + prior * shoot[seat]
+                if prior * shoot[seat] > (1 - prior) * avoid[seat]:
+                    shooting |= 1 << seat
+                likelihood *= mixed
+            else:
+                likelihood *= avoid[seat]
+        return likelihood, shooting
 
     def _out_of_time(self, started: float) -> bool:
         return self.time_limit is not None and time.perf_counter() - started > self.time_limit
@@ -263,6 +315,12 @@ class _Search:
 
     def active(self) -> list[int]:
         return list(self.live)
+
+    def effective(self) -> float:
+        """Kish's effective number of deals: what the deals' weights are worth in equal deals."""
+        total = sum(weight for _, weight, _ in self.rows)
+        squares = sum(weight * weight for _, weight, _ in self.rows)
+        return total * total / squares if squares > 0 else 0.0
 
     def cost(self, c: int) -> tuple[float, int]:
         """The candidate's cost and the mode it comes from."""
@@ -359,6 +417,17 @@ def _may_shoot(view: SeatView) -> bool:
     penalty = view.rules.penalty_mask
     taken = taken_cards(view)
     return not any(taken[s] & penalty for s in range(4) if s != view.seat)
+
+
+def _may_still_shoot(state: HandState) -> int:
+    """The seats (a mask) that could still take every penalty card of the hand."""
+    penalty = state.forbidden_first
+    holders = [seat for seat in range(4) if state.taken[seat] & penalty]
+    if len(holders) > 1:
+        return 0
+    if holders:
+        return 1 << holders[0]
+    return 0b1111
 
 
 def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
