@@ -100,6 +100,10 @@ class ExpertBot(Bot):
     worth fewer than this many equal deals (Kish's effective sample size)..."""
     max_samples: int = 0
     """...up to this many deals in all (0: no extra deals)."""
+    pool: int = 0
+    """If more than ``samples``: deal this many deals, weigh each by the likelihood, and play
+    out ``samples`` of them drawn in proportion to their weights (each distinct deal once,
+    weighted by how often it was drawn)."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -146,19 +150,29 @@ class ExpertBot(Bot):
             worlds: list[list[int]] = []
             weights: list[float] = []
             shooters: list[int] = []
-            for _ in range(batch):
+            drawn = max(batch, self.pool)
+            failures = 0
+            for _ in range(drawn):
                 if self._out_of_time(started) and (worlds or done):
                     break
                 world = pending if pending is not None else sample_hidden(knowledge, rng)
                 pending = None
                 if world is None:
-                    break
+                    # The sampler gives up after a few tries when the constraints are
+                    # tight; a few failures in many draws are not a contradiction.
+                    failures += 1
+                    if failures > drawn // 50:
+                        break
+                    continue
                 worlds.append(world)
                 weight, shooting = self._likelihood(view, world)
                 weights.append(weight)
                 shooters.append(shooting)
             if not worlds:
                 break
+            exhausted = len(worlds) + failures < drawn
+            if self.pool > batch:
+                worlds, weights, shooters = _resample(worlds, weights, shooters, batch, rng)
             active = search.active()
             for offset, (world, weight, shooting) in enumerate(
                 zip(worlds, weights, shooters, strict=True)
@@ -191,7 +205,7 @@ class ExpertBot(Bot):
                     row.append(costs)
                 search.add(active, weight, row)
             done += len(worlds)
-            if len(worlds) < batch or search.settled(self.close):
+            if exhausted or search.settled(self.close):
                 break
         return cards[search.best()]
 
@@ -417,6 +431,37 @@ def _may_shoot(view: SeatView) -> bool:
     penalty = view.rules.penalty_mask
     taken = taken_cards(view)
     return not any(taken[s] & penalty for s in range(4) if s != view.seat)
+
+
+def _resample(
+    worlds: list[list[int]],
+    weights: list[float],
+    shooters: list[int],
+    count: int,
+    rng: random.Random,
+) -> tuple[list[list[int]], list[float], list[int]]:
+    """``count`` draws from the deals in proportion to their weights (systematic
+    resampling), each distinct deal kept once with the number of its draws as weight."""
+    total = sum(weights)
+    if total <= 0:
+        return worlds[:count], [1.0] * min(count, len(worlds)), shooters[:count]
+    step = total / count
+    point = rng.random() * step
+    drawn: dict[int, int] = {}
+    cumulative = 0.0
+    index = -1
+    for _ in range(count):
+        while cumulative <= point and index + 1 < len(weights):
+            index += 1
+            cumulative += weights[index]
+        drawn[index] = drawn.get(index, 0) + 1
+        point += step
+    kept = sorted(drawn)
+    return (
+        [worlds[i] for i in kept],
+        [float(drawn[i]) for i in kept],
+        [shooters[i] for i in kept],
+    )
 
 
 def _may_still_shoot(state: HandState) -> int:
