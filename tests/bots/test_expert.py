@@ -246,3 +246,94 @@ def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None
     # One deal when all legal cards are equivalent, else rounds of 20 up to 5 rounds.
     assert all(n == 1 or (20 <= n <= 100 and n % 20 == 0) for n in used), used
     assert 20 in used and 100 in used  # some decisions settle at once, others search on
+
+
+def test_resampling_draws_deals_in_proportion_to_their_weights() -> None:
+    worlds = [[i, 0, 0, 0] for i in range(5)]
+    weights = [0.0, 6.0, 0.0, 3.0, 1.0]
+    kept, counts, shooters = expert_module._resample(
+        worlds, weights, [0, 2, 0, 4, 0], 10, random.Random(3)
+    )
+    # Systematic resampling: each deal is drawn its expected number of times, give or take one.
+    assert [world[0] for world in kept] == [1, 3, 4]
+    assert counts == [6.0, 3.0, 1.0]
+    assert shooters == [2, 4, 0]
+
+
+def test_a_pool_of_deals_is_weighed_before_the_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = [0]
+    sample = expert_module.sample_hidden
+
+    def counting(*args: object, **kwargs: object) -> list[int] | None:
+        calls[0] += 1
+        return sample(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "sample_hidden", counting)
+    playouts = [0]
+    playout = expert_module.policy.playout
+
+    def counting_playouts(*args: object) -> None:
+        playouts[0] += 1
+        playout(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module.policy, "playout", counting_playouts)
+    bot = ExpertBot(samples=10, pool=50)
+    match = Match(seed=11)
+    normal = NormalBot()
+    rng = random.Random(0)
+    for seat in range(4):
+        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
+    searched = 0
+    while match.phase is Phase.PLAYING:
+        seat = match.turn
+        assert seat is not None
+        view = match.view(seat)
+        cards = distinct_cards(view, min(view.legal)) if view.legal else []
+        if seat == 0 and len(cards) > 1:
+            calls[0] = playouts[0] = 0
+            first = bot.decide(view, random.Random(5))
+            # 50 deals weighed; at most 10 distinct ones played out, for every card and mode.
+            assert calls[0] == 50
+            assert 0 < playouts[0] <= 10 * len(cards) * 2
+            assert bot.decide(view, random.Random(5)) == first
+            searched += 1
+        match.play(normal.decide(view, rng).cards[0])
+    assert searched >= 3
+
+
+def test_the_deals_weights_are_counted_as_equal_deals() -> None:
+    search = _Search(1, 1)
+    for weight in (1.0, 1.0, 1.0, 1.0):
+        search.add([0], weight, [[0.0]])
+    assert search.effective() == pytest.approx(4.0)
+    search.add([0], 100.0, [[0.0]])
+    assert search.effective() == pytest.approx(104**2 / 10004)
+
+
+def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
+    deal = make_deal(
+        "AC KC QC JC AD KD QD JD AS KS AH KH QH",
+        "2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 2H",
+        "6C 7C 8C 9C 6D 7D 8D 9D 6S 7S 8S 9S 3H",
+        "TC TD TS JS QS 4H 5H 6H 7H 8H 9H TH JH",
+    )
+    # East (seat 1) leads 2C; North (seat 0) wins, then leads its aces as a shooter does,
+    # not its lowest card as a player keeping out of points would, and takes the queen.
+    match = position(deal, "2C 6C TC AC AS 2S 6S QS AD 2D 6D TD")
+    view = match.view(1)
+    knowledge = expert_module.Knowledge.from_view(view)
+    bot = ExpertBot(shoot_prior=0.1)
+    rng = random.Random(0)
+    flagged = 0
+    for _ in range(20):
+        world = expert_module.sample_hidden(knowledge, rng)
+        assert world is not None
+        weight, shooting = bot._likelihood(view, world)
+        assert weight > 0
+        flagged += shooting >> 0 & 1
+        assert not shooting >> 2 & 1 and not shooting >> 3 & 1
+    assert flagged == 20
+    # Without a prior nobody is ever modelled as shooting.
+    world = expert_module.sample_hidden(knowledge, rng)
+    assert world is not None
+    assert ExpertBot()._likelihood(view, world)[1] == 0

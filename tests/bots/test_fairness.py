@@ -30,7 +30,16 @@ from helpers import STANDARD, random_prefix, random_step, replay
 from test_view import hidden_swaps, swapped
 
 SMALL_BUDGET: dict[str, dict[str, Any]] = {
-    "expert": {"samples": 6, "pass_samples": 3, "rounds": 2, "pass_rounds": 2},
+    "expert": {
+        "samples": 6,
+        "pass_samples": 3,
+        "rounds": 2,
+        "pass_rounds": 2,
+        "pool": 12,
+        "shoot_prior": 0.2,
+        "min_effective": 8.0,
+        "max_samples": 18,
+    },
     "expert-2026-11": {"samples": 6, "pass_samples": 3},
     "pimc": {"simulations": 60, "worlds": 6, "pass_simulations": 60},
     "ismcts": {"iterations": 60, "pass_simulations": 60},
