@@ -94,7 +94,10 @@ class ExpertBot(Bot):
     suspicion_points: int = 8
     """An opponent holding every penalty card won so far is suspected from this many points."""
     play_noise: float = 0.35
-    """How often, in the likelihood model, an opponent plays other than the policy would."""
+    """How often, in the likelihood model, an opponent plays other than the policy would..."""
+    noise_per_card: float = 0.0
+    """...plus this much per legal card it had (capped at 0.95): the more choice, the less
+    the policy predicts a strong player."""
     min_effective: float = 0.0
     """Keep sampling deals (all the cards still in the search) while the deals' weights are
     worth fewer than this many equal deals (Kish's effective sample size)..."""
@@ -224,7 +227,7 @@ class ExpertBot(Bot):
             for who, card in trick.cards:
                 start[who] |= 1 << card
         state = HandState(view.rules, start)
-        noise = self.play_noise
+        noise = [min(0.95, self.play_noise + self.noise_per_card * n) for n in range(14)]
         prior = self.shoot_prior
         avoid = [1.0, 1.0, 1.0, 1.0]
         shoot = [1.0, 1.0, 1.0, 1.0]
@@ -232,12 +235,13 @@ class ExpertBot(Bot):
         for who, card in view.plays:
             legal = state.legal_mask()
             if who != view.seat and legal & (legal - 1):
-                chance = noise / legal.bit_count()
+                count = legal.bit_count()
+                chance = noise[count] / count
                 expected = policy.choose(state, legal, policy.AVOID, threat)
-                avoid[who] *= chance + (1 - noise if expected == card else 0.0)
+                avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
                 if prior > 0:
                     expected = policy.choose(state, legal, policy.SHOOT, threat)
-                    shoot[who] *= chance + (1 - noise if expected == card else 0.0)
+                    shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
             if state.play(card) >= 0:
                 threat = policy.moon_threat(state)
         likelihood = 1.0
