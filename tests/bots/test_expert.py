@@ -227,7 +227,7 @@ def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None
         return sample(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(expert_module, "sample_hidden", counting)
-    bot = ExpertBot(samples=20, rounds=5)
+    bot = ExpertBot(samples=20, rounds=5, pool=0)
     used = []
     match = Match(seed=11)
     normal = NormalBot()

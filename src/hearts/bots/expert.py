@@ -4,10 +4,11 @@ For a play, the Expert
 
 1. infers what it can from its view (:mod:`hearts.bots.knowledge`): the
    unseen cards, who is void in what, where the cards it passed are;
-2. samples deals of the unseen cards consistent with all of it, and weights
-   each by how likely the opponents' actual plays were in it (under a noisy
-   version of the playout policy);
-3. plays every legal card in every sampled deal and finishes the hand with
+2. deals the unseen cards many times (800) consistent with all of it,
+   weighs each deal by how likely the opponents' actual plays were in it
+   (under a noisy version of the playout policy), and draws 150 of them in
+   proportion to those weights;
+3. plays every legal card in every drawn deal and finishes the hand with
    the fast playout policy (:mod:`hearts.bots.policy`), once with itself
    avoiding points and, while nobody else has taken a penalty card, once
    trying to take them all (the moon);
@@ -16,23 +17,27 @@ For a play, the Expert
    ends the match counts as a win or a loss;
 5. picks the card with the lowest weighted cost.
 
-The search can run in rounds of sampled deals: after each round, the cards
-whose cost is clearly worse than the best one's (by more than ``close``
-standard errors of the difference, measured on the same deals) are dropped,
-and only the rest are played out in the next round's deals, up to
-``rounds`` rounds.  The default is one round (100 deals, as the Expert of
-November 2026 used): more rounds made the decisions less dependent on the
-seed but measured no gain in points (``docs/strength.md``).  Equivalent
-cards (touching cards of a suit worth the same points) are scored once.
-The budget is a number of deals, never a time, unless ``time_limit`` is set.
+Step 2 is what the Expert of December 2026 gained its points by: the
+November Expert played out 100 deals weighted by the likelihood, and late
+in a hand those weights were often worth no more than 5 to 15 equal deals.
+Weighing is cheap and playing out is not, so now many deals are weighed
+and only likely ones are played out (``docs/strength.md``).
+
+The search can run in rounds of deals: after each round, the cards whose
+cost is clearly worse than the best one's (by more than ``close`` standard
+errors of the difference, measured on the same deals) are dropped, and only
+the rest are played out in the next round's deals, up to ``rounds`` rounds
+(default one).  Equivalent cards (touching cards of a suit worth the same
+points) are scored once.  The budget is a number of deals, never a time,
+unless ``time_limit`` is set.
 
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting, so the search sees the moon coming and spends a
 heart to stop it.
 
 For the pass it shortlists sets of dangerous cards and plays whole sampled
-hands with each, the other seats passing by the same rules of thumb, in
-rounds the same way.
+hands with each (160 deals), the other seats passing by the same rules of
+thumb.
 
 The Expert of November 2026 is kept unchanged as the level
 ``expert-2026-11`` (:mod:`hearts.bots.expert_2026_11`), the yardstick for
@@ -67,20 +72,28 @@ TIE_MARGIN = 0.05
 class ExpertBot(Bot):
     """Search-based player; its budget is a number of sampled deals (or a time limit).
 
-    The search runs in rounds: every candidate is scored on ``samples`` (or
-    ``pass_samples``) sampled deals, then only the candidates that are still
-    close to the best get more deals, round after round, until one stands
-    out or the cap (``max_samples`` / ``max_pass_samples``) is reached.  So
-    the budget goes to close decisions, and a forced play costs nothing.
-    The caps are ``rounds`` rounds (``pass_rounds`` for the pass); the
-    defaults are one round each.
+    For a play it deals ``pool`` deals of the hidden cards, weighs each by how
+    likely the opponents' plays so far were in it, and draws ``samples`` of
+    them in proportion to those weights: the cards are played out in those
+    (each distinct deal once, weighted by how often it was drawn).  Weighing
+    is much cheaper than playing out, so this keeps the evidence of the
+    likely deals without spending playouts on deals the plays have all but
+    ruled out.  For the pass it plays out ``pass_samples`` deals per candidate.
+
+    The search can run in rounds: after each, only the candidates still close
+    to the best get more deals, up to ``rounds`` rounds (``pass_rounds`` for
+    the pass); the defaults are one round each, as measured in
+    ``docs/strength.md``, which also gives what every setting below gained.
     """
 
-    samples: int = 100
-    """Deals sampled per round of a play decision (the first round scores every card)."""
+    samples: int = 150
+    """Deals played out per round of a play decision (the first round scores every card)."""
+    pool: int = 800
+    """Deals weighed by the likelihood before ``samples`` of them are drawn in proportion to
+    their weights; 0 (or no more than ``samples``): play out every deal dealt, weighted."""
     rounds: int = 1
     """The most rounds of a play decision: at most ``samples * rounds`` deals."""
-    pass_samples: int = 40
+    pass_samples: int = 160
     """Deals sampled per round of a pass decision."""
     pass_rounds: int = 1
     """The most rounds of a pass decision: at most ``pass_samples * pass_rounds`` deals."""
@@ -93,7 +106,7 @@ class ExpertBot(Bot):
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
     suspicion_points: int = 8
     """An opponent holding every penalty card won so far is suspected from this many points."""
-    play_noise: float = 0.35
+    play_noise: float = 0.5
     """How often, in the likelihood model, an opponent plays other than the policy would..."""
     noise_per_card: float = 0.0
     """...plus this much per legal card it had (capped at 0.95): the more choice, the less
@@ -103,10 +116,6 @@ class ExpertBot(Bot):
     worth fewer than this many equal deals (Kish's effective sample size)..."""
     max_samples: int = 0
     """...up to this many deals in all (0: no extra deals)."""
-    pool: int = 0
-    """If more than ``samples``: deal this many deals, weigh each by the likelihood, and play
-    out ``samples`` of them drawn in proportion to their weights (each distinct deal once,
-    weighted by how often it was drawn)."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
