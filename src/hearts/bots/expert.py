@@ -18,8 +18,9 @@ For a play, the Expert
 5. picks the card with the lowest weighted cost.
 
 Step 2 is what the Expert of December 2026 gained its points by: the
-November Expert played out 100 deals weighted by the likelihood, and late
-in a hand those weights were often worth no more than 5 to 15 equal deals.
+November Expert played out 100 deals weighted by the likelihood, and from
+the second trick on those weights were worth a median of only 8 to 22 equal
+deals.
 Weighing is cheap and playing out is not, so now many deals are weighed
 and only likely ones are played out (``docs/strength.md``).
 
