@@ -337,3 +337,40 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     world = expert_module.sample_hidden(knowledge, rng)
     assert world is not None
     assert ExpertBot()._likelihood(view, world)[1] == 0
+
+
+def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = [0]
+    sample = expert_module.sample_hidden
+
+    def counting(*args: object, **kwargs: object) -> list[int] | None:
+        calls[0] += 1
+        return sample(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "sample_hidden", counting)
+    # No candidate is ever dropped (close is huge): only the weights decide when to stop.
+    wanting = ExpertBot(samples=10, pool=0, close=1e9, min_effective=1000.0, max_samples=30)
+    content = ExpertBot(samples=10, pool=0, close=1e9, min_effective=1.0, max_samples=30)
+    match = Match(seed=11)
+    normal = NormalBot()
+    rng = random.Random(0)
+    for seat in range(4):
+        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
+    dealt: list[int] = []
+    while match.phase is Phase.PLAYING:
+        seat = match.turn
+        assert seat is not None
+        view = match.view(seat)
+        cards = distinct_cards(view, min(view.legal)) if view.legal else []
+        if seat == 0 and len(cards) > 1:
+            calls[0] = 0
+            wanting.decide(view, random.Random(5))
+            # Never worth 1,000 deals: dealt up to the cap, unless one card was left
+            # clearly best (worse by the same points in every deal: no doubt at all).
+            dealt.append(calls[0])
+            calls[0] = 0
+            content.decide(view, random.Random(5))
+            assert calls[0] == 10  # one round is worth more than one deal
+        match.play(normal.decide(view, rng).cards[0])
+    assert set(dealt) <= {10, 20, 30}, dealt
+    assert dealt.count(30) >= 3, dealt
