@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -218,7 +219,8 @@ def test_search_prefers_the_first_candidate_within_the_tie_margin() -> None:
     assert search.settled(2.0) and search.active() == [1]
 
 
-def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+def count_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter (in a one-item list) of the deals the Expert asks the sampler for."""
     calls = [0]
     sample = expert_module.sample_hidden
 
@@ -227,8 +229,16 @@ def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None
         return sample(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(expert_module, "sample_hidden", counting)
-    bot = ExpertBot(samples=20, rounds=5, pool=0)
-    used = []
+    return calls
+
+
+def searchable(view: SeatView) -> bool:
+    """More than one legal card that is not equivalent to another."""
+    return len(distinct_cards(view, min(view.legal))) > 1
+
+
+def south_decisions(wanted: Callable[[SeatView], bool]) -> Iterator[SeatView]:
+    """South's views that ``wanted`` picks, in a hand of match 11 played by Normal bots."""
     match = Match(seed=11)
     normal = NormalBot()
     rng = random.Random(0)
@@ -238,11 +248,19 @@ def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None
         seat = match.turn
         assert seat is not None
         view = match.view(seat)
-        if seat == 0 and len(view.legal) > 1:
-            calls[0] = 0
-            bot.decide(view, random.Random(len(view.plays)))
-            used.append(calls[0])
+        if seat == 0 and wanted(view):
+            yield view
         match.play(normal.decide(view, rng).cards[0])
+
+
+def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = count_deals(monkeypatch)
+    bot = ExpertBot(samples=20, rounds=5, pool=0)
+    used = []
+    for view in south_decisions(lambda view: len(view.legal) > 1):
+        calls[0] = 0
+        bot.decide(view, random.Random(len(view.plays)))
+        used.append(calls[0])
     # One deal when all legal cards are equivalent, else rounds of 20 up to 5 rounds.
     assert all(n == 1 or (20 <= n <= 100 and n % 20 == 0) for n in used), used
     assert 20 in used and 100 in used  # some decisions settle at once, others search on
@@ -261,14 +279,7 @@ def test_resampling_draws_deals_in_proportion_to_their_weights() -> None:
 
 
 def test_a_pool_of_deals_is_weighed_before_the_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = [0]
-    sample = expert_module.sample_hidden
-
-    def counting(*args: object, **kwargs: object) -> list[int] | None:
-        calls[0] += 1
-        return sample(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(expert_module, "sample_hidden", counting)
+    calls = count_deals(monkeypatch)
     playouts = [0]
     playout = expert_module.policy.playout
 
@@ -278,26 +289,15 @@ def test_a_pool_of_deals_is_weighed_before_the_playouts(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(expert_module.policy, "playout", counting_playouts)
     bot = ExpertBot(samples=10, pool=50)
-    match = Match(seed=11)
-    normal = NormalBot()
-    rng = random.Random(0)
-    for seat in range(4):
-        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
     searched = 0
-    while match.phase is Phase.PLAYING:
-        seat = match.turn
-        assert seat is not None
-        view = match.view(seat)
-        cards = distinct_cards(view, min(view.legal)) if view.legal else []
-        if seat == 0 and len(cards) > 1:
-            calls[0] = playouts[0] = 0
-            first = bot.decide(view, random.Random(5))
-            # 50 deals weighed; at most 10 distinct ones played out, for every card and mode.
-            assert calls[0] == 50
-            assert 0 < playouts[0] <= 10 * len(cards) * 2
-            assert bot.decide(view, random.Random(5)) == first
-            searched += 1
-        match.play(normal.decide(view, rng).cards[0])
+    for view in south_decisions(searchable):
+        calls[0] = playouts[0] = 0
+        first = bot.decide(view, random.Random(5))
+        # 50 deals weighed; at most 10 distinct ones played out, for every card and mode.
+        assert calls[0] == 50
+        assert 0 < playouts[0] <= 10 * len(distinct_cards(view, min(view.legal))) * 2
+        assert bot.decide(view, random.Random(5)) == first
+        searched += 1
     assert searched >= 3
 
 
@@ -340,37 +340,19 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
 
 
 def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = [0]
-    sample = expert_module.sample_hidden
-
-    def counting(*args: object, **kwargs: object) -> list[int] | None:
-        calls[0] += 1
-        return sample(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(expert_module, "sample_hidden", counting)
+    calls = count_deals(monkeypatch)
     # No candidate is ever dropped (close is huge): only the weights decide when to stop.
     wanting = ExpertBot(samples=10, pool=0, close=1e9, min_effective=1000.0, max_samples=30)
     content = ExpertBot(samples=10, pool=0, close=1e9, min_effective=1.0, max_samples=30)
-    match = Match(seed=11)
-    normal = NormalBot()
-    rng = random.Random(0)
-    for seat in range(4):
-        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
     dealt: list[int] = []
-    while match.phase is Phase.PLAYING:
-        seat = match.turn
-        assert seat is not None
-        view = match.view(seat)
-        cards = distinct_cards(view, min(view.legal)) if view.legal else []
-        if seat == 0 and len(cards) > 1:
-            calls[0] = 0
-            wanting.decide(view, random.Random(5))
-            # Never worth 1,000 deals: dealt up to the cap, unless one card was left
-            # clearly best (worse by the same points in every deal: no doubt at all).
-            dealt.append(calls[0])
-            calls[0] = 0
-            content.decide(view, random.Random(5))
-            assert calls[0] == 10  # one round is worth more than one deal
-        match.play(normal.decide(view, rng).cards[0])
+    for view in south_decisions(searchable):
+        calls[0] = 0
+        wanting.decide(view, random.Random(5))
+        # Never worth 1,000 deals: dealt up to the cap, unless one card was left
+        # clearly best (worse by the same points in every deal: no doubt at all).
+        dealt.append(calls[0])
+        calls[0] = 0
+        content.decide(view, random.Random(5))
+        assert calls[0] == 10  # one round is worth more than one deal
     assert set(dealt) <= {10, 20, 30}, dealt
     assert dealt.count(30) >= 3, dealt
