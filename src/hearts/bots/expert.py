@@ -52,6 +52,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from hearts.bots import policy
 from hearts.bots.base import Bot, taken_cards
@@ -129,12 +130,18 @@ class ExpertBot(Bot):
     # --- playing -------------------------------------------------------------
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        return self.weigh_plays(view, rng).chosen
+
+    def weigh_plays(self, view: SeatView, rng: random.Random) -> Weighed[Card]:
+        """The play search's candidates (one of each group of equivalent cards), their costs
+        and the card chosen; a card with no choice to make has cost 0."""
         started = time.perf_counter()
         seat = view.seat
         knowledge = Knowledge.from_view(view)
         first = sample_hidden(knowledge, rng)
         if first is None:
-            return policy.choose(_fallback_state(view), view.legal.mask, policy.AVOID)
+            card = policy.choose(_fallback_state(view), view.legal.mask, policy.AVOID)
+            return Weighed((card,), (0.0,), card)
         template = state_template(view, first)
         # The policy's own card goes first and keeps its place unless another
         # card is clearly better: many cards tie in the playouts (the policy
@@ -145,7 +152,7 @@ class ExpertBot(Bot):
         )
         cards = distinct_cards(view, preferred)
         if len(cards) == 1:
-            return cards[0]
+            return Weighed((cards[0],), (0.0,), cards[0])
         scorer = MatchScorer.for_view(view)
         shooter_suspect = _suspected_shooter(view, self.suspicion_points)
         my_modes = [policy.AVOID]
@@ -220,7 +227,7 @@ class ExpertBot(Bot):
             done += len(worlds)
             if exhausted or search.settled(self.close):
                 break
-        return cards[search.best()]
+        return search.weighed(cards)
 
     def _likelihood(self, view: SeatView, world: list[int]) -> tuple[float, int]:
         """How likely the opponents' plays so far were, had they held ``world``; and the
@@ -279,6 +286,10 @@ class ExpertBot(Bot):
     # --- passing -------------------------------------------------------------
 
     def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
+        return list(self.weigh_passes(view, rng).chosen)
+
+    def weigh_passes(self, view: SeatView, rng: random.Random) -> Weighed[tuple[Card, ...]]:
+        """The pass search's candidate sets, their costs and the set chosen."""
         started = time.perf_counter()
         hand = view.hand.mask
         direction = view.pass_direction
@@ -314,8 +325,24 @@ class ExpertBot(Bot):
             done += len(worlds)
             if len(worlds) < batch or search.settled(self.close):
                 break
-        best = candidates[search.best()]
-        return [card for card in range(52) if best >> card & 1]
+        sets = [tuple(card for card in range(52) if mask >> card & 1) for mask in candidates]
+        return search.weighed(sets)
+
+
+OptionT = TypeVar("OptionT")
+
+
+@dataclass(frozen=True)
+class Weighed(Generic[OptionT]):
+    """What a search compared: each option's expected cost (lower is better) and the choice.
+
+    The costs are the search's own estimates, match-aware (see :class:`MatchScorer`);
+    benchmarks compare them across budgets (``benchmarks/expert_regret.py``).
+    """
+
+    options: tuple[OptionT, ...]
+    costs: tuple[float, ...]
+    chosen: OptionT
 
 
 class _Search:
@@ -366,6 +393,11 @@ class _Search:
             if cost < best_cost - TIE_MARGIN:
                 best, best_cost = c, cost
         return best
+
+    def weighed(self, options: list[OptionT]) -> Weighed[OptionT]:
+        """The options with their costs (in the candidates' order) and the best one."""
+        costs = tuple(self.cost(c)[0] for c in range(len(options)))
+        return Weighed(tuple(options), costs, options[self.best()])
 
     def settled(self, close: float) -> bool:
         """Drop the candidates clearly worse than the best; True once only the best is left.
