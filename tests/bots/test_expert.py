@@ -153,6 +153,30 @@ def test_decisions_are_legal_and_repeatable() -> None:
     assert match.phase is Phase.HAND_OVER
 
 
+def test_weighing_shows_every_option_with_its_cost_and_the_choice() -> None:
+    match = Match(seed=5)
+    bot = ExpertBot(samples=30, pass_samples=20)
+    passes = bot.weigh_passes(match.view(0), random.Random(1))
+    assert all(
+        len(option) == 3 and set(option) <= set(match.view(0).hand) for option in passes.options
+    )
+    assert len(passes.costs) == len(passes.options) and passes.chosen in passes.options
+    assert list(passes.chosen) == bot.choose_pass(match.view(0), random.Random(1))
+    for seat in range(4):
+        match.confirm_pass(seat, bot.choose_pass(match.view(seat), random.Random(seat)))
+    while match.turn != 0:
+        turn = match.turn
+        assert turn is not None
+        match.play(bot.choose_play(match.view(turn), random.Random(turn)))
+    view = match.view(0)
+    plays = bot.weigh_plays(view, random.Random(2))
+    assert len(plays.options) > 1 and set(plays.options) <= set(view.legal)
+    assert len(plays.costs) == len(plays.options)
+    chosen_cost = plays.costs[plays.options.index(plays.chosen)]
+    assert chosen_cost <= min(plays.costs) + expert_module.TIE_MARGIN
+    assert plays.chosen == bot.choose_play(view, random.Random(2))
+
+
 def names(cards: list[int]) -> list[str]:
     return [card_text(card) for card in cards]
 
