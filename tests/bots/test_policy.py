@@ -14,36 +14,28 @@ def policy_card(hands: tuple[int, int, int, int], plays: str) -> str:
     return card_text(card)
 
 
-def heart_lead_deal(hearts: str, others: str) -> tuple[int, int, int, int]:
-    """South (seat 0) will lead the third trick holding ``hearts``, hearts broken by the ace."""
-    return make_deal(
-        f"2C AC KC 5C 6C 7C 4D 9S TS JS AS {hearts}",
+def test_leads_its_lowest_card_outside_hearts() -> None:
+    deal = make_deal(
+        "2C AC KC 5C 6C 7C 4D 9S TS JS AS 9H TH",
         "3C AD KD QD JD TD 9D 8D 7D 6D 5D 3D 2D",
-        f"4C QS AH {others}",
+        "4C QS AH 2H 3H 4H 5H 6H 7H 8H JH QH KH",
         "9C TC JC QC 8C 2S 3S 4S 5S 6S 7S 8S KS",
     )
+    # East wins the first trick with the nine of clubs and leads the ten; South's
+    # ace wins it while North throws the ace of hearts. South leads with hearts
+    # broken: its lowest card outside hearts, not a spade while the queen is out
+    # and South holds the ace.
+    assert policy_card(deal, "2C 3C 4C 9C TC AC AD AH") == "4D"
 
 
-# South leads 2C and West wins with the nine; West leads the ten, South's ace
-# wins it while East discards the ace of hearts: South is on lead, hearts broken.
-TWO_TRICKS = "2C 3C 4C 9C TC AC AD AH"
+def test_ducks_under_the_winning_card_with_its_highest_card_below_it() -> None:
+    deal = make_deal("2C", "9C", "4C", "5C 8C KC", voids={3: "C"})
+    assert policy_card(deal, "2C 9C 4C") == "8C"
 
 
-def test_leads_a_heart_that_hardly_any_outstanding_heart_is_under() -> None:
-    deal = heart_lead_deal("2H 3H", "4H 5H 6H 7H 8H 9H TH JH QH KH")
-    assert policy_card(deal, TWO_TRICKS) == "2H"
-
-
-def test_keeps_its_hearts_when_many_outstanding_hearts_are_lower() -> None:
-    deal = heart_lead_deal("9H TH", "2H 3H 4H 5H 6H 7H 8H JH QH KH")
-    # Seven outstanding hearts are lower than the nine: the usual lead instead,
-    # the lowest card outside hearts (spades wait while the queen is out).
-    assert policy_card(deal, TWO_TRICKS) == "4D"
-
-
-def test_last_to_a_trick_without_points_takes_it_with_the_highest_card() -> None:
-    deal = make_deal("2C", "9C", "4C", "5C KC", voids={3: "C"})
-    assert policy_card(deal, "2C 9C 4C") == "KC"
+def test_wins_with_its_highest_card_when_it_cannot_duck() -> None:
+    deal = make_deal("2C", "3C", "4C", "5C KC", voids={3: "C"})
+    assert policy_card(deal, "2C 3C 4C") == "KC"
 
 
 def test_last_to_a_spade_trick_still_drops_the_queen_under_the_king() -> None:
@@ -52,9 +44,8 @@ def test_last_to_a_spade_trick_still_drops_the_queen_under_the_king() -> None:
     assert policy_card(deal, "2C AC 3C 4C KS 3S 4S") == "QS"
 
 
-def test_discards_a_singleton_before_a_higher_card() -> None:
+def test_discards_its_highest_card_when_it_holds_no_point_to_throw() -> None:
     hearts = "2H 3H 4H 5H 6H 7H 8H 9H TH JH"
     deal = make_deal("2C", f"5D 2S JS {hearts}", "3C", "4C")
-    # West has no club and may not throw a heart on the first trick: the lone
-    # diamond goes, which leaves West void in diamonds, rather than the jack of spades.
-    assert policy_card(deal, "2C") == "5D"
+    # West has no club and may not throw a heart on the first trick.
+    assert policy_card(deal, "2C") == "JS"

@@ -2,15 +2,10 @@
 
 The Expert evaluates each candidate card by finishing sampled deals with
 this policy for all four seats, so it must be cheap (a few microseconds a
-card) and reasonable: duck under the winning card, take a clean trick last
-with the highest card, never keep the queen of spades when it can be dropped,
-lead low (a heart when hardly any outstanding heart is lower), keep out of
-spades while holding the queen, discard a singleton to make a void.  A seat
-may also play in *shoot* mode (taking every trick it can), which is how the
-search finds a moon.
-
-The rules were chosen by playing the policy against itself on duplicate
-deals, thousands of hands a second (``docs/strength.md`` has the figures).
+card) and reasonable: duck under the winning card, take a clean trick last,
+never keep the queen of spades when it can be dropped, lead low, keep out of
+spades while holding the queen.  A seat may also play in *shoot* mode
+(taking every trick it can), which is how the search finds a moon.
 """
 
 from __future__ import annotations
@@ -32,10 +27,6 @@ QS_BIT: Final = 1 << QUEEN_OF_SPADES
 HIGH_SPADES: Final = (1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES)
 SPADES_MASK: Final = SUIT_MASK[SPADES]
 _SUITS: Final = tuple(enumerate(SUIT_MASK))
-
-POINTS_MASK: Final = HEARTS_MASK | QS_BIT
-LOW_HEART_LEAD: Final = 2
-"""A heart is led when at most this many outstanding hearts are lower (``_lead``)."""
 
 AVOID: Final = 0
 SHOOT: Final = 1
@@ -125,19 +116,6 @@ def _stop_moon(state: HandState, legal: int, follow: int, threat: int) -> int:
 def _lead(state: HandState, legal: int, hand: int) -> int:
     if legal & TWO_OF_CLUBS_BIT:
         return TWO_OF_CLUBS
-    card = _lead_outside_hearts(state, legal, hand)
-    hearts = legal & HEARTS_MASK
-    if hearts and not (1 << card) & HEARTS_MASK:
-        # A heart so low that hardly any outstanding heart is lower cannot win
-        # the trick: it makes the others take hearts instead.
-        low = hearts & -hearts
-        outstanding = HEARTS_MASK & ~state.played_mask & ~hand
-        if outstanding and (outstanding & (low - 1)).bit_count() <= LOW_HEART_LEAD:
-            return low.bit_length() - 1
-    return card
-
-
-def _lead_outside_hearts(state: HandState, legal: int, hand: int) -> int:
     queen_out = not state.played_mask & QS_BIT
     if hand & QS_BIT or (queen_out and hand & HIGH_SPADES):
         # Leading spades would only walk the queen (or into it).
@@ -154,19 +132,15 @@ def _lead_outside_hearts(state: HandState, legal: int, hand: int) -> int:
 
 def _follow(state: HandState, follow: int, led: int) -> int:
     best = state.best_card
-    if led == SPADES_MASK and follow & QS_BIT and best > QUEEN_OF_SPADES:
-        return QUEEN_OF_SPADES  # the ace or king is already winning: give them the queen
-    if state.trick_count == 3 and not state.trick_mask & POINTS_MASK:
-        # Last to play to a trick without points: take it with the highest card
-        # (never the queen), which is one danger fewer for later tricks.
-        no_queen = follow & ~QS_BIT
-        if no_queen:
-            return no_queen.bit_length() - 1
     below = follow & ((1 << best) - 1)
     if led == SPADES_MASK:
+        if follow & QS_BIT and best > QUEEN_OF_SPADES:
+            return QUEEN_OF_SPADES  # the ace or king is already winning: give them the queen
         if below:
             return below.bit_length() - 1
         no_queen = follow & ~QS_BIT
+        if state.trick_count == 3 and not state.trick_mask & QS_BIT and no_queen:
+            return no_queen.bit_length() - 1
         if no_queen:
             # Must go over: the lowest winner keeps the high spades for later.
             return (no_queen & -no_queen).bit_length() - 1
@@ -187,16 +161,7 @@ def _discard(state: HandState, legal: int) -> int:
     hearts = legal & HEARTS_MASK
     if hearts:
         return hearts.bit_length() - 1
-    # A singleton first (it makes a void), else the highest card.
-    best, best_key = -1, (2, 0)
-    for _, suit_mask in _SUITS:
-        cards = legal & suit_mask
-        if cards:
-            card = cards.bit_length() - 1
-            key = (0 if cards & (cards - 1) == 0 else 1, -(card % 13))
-            if key < best_key:
-                best, best_key = card, key
-    return best
+    return highest_rank(legal)
 
 
 def _shoot(state: HandState, legal: int) -> int:
