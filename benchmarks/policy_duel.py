@@ -40,7 +40,7 @@ from hearts.rules import Rules
 Chooser = Callable[[HandState, int, int, int], int]
 Passer = Callable[[int], int]
 RECEIVER_OFFSET = (1, 3, 2, 0)
-"""Left, right, across, hold: how many seats on each seat's pass goes."""
+"""How many seats on from the passer the cards go, passing left, right, across; 0: hold."""
 
 
 def points(taken: list[int]) -> list[int]:
