@@ -38,7 +38,7 @@ def test_wins_with_its_highest_card_when_it_cannot_duck() -> None:
     assert policy_card(deal, "2C 3C 4C") == "KC"
 
 
-def test_last_to_a_spade_trick_still_drops_the_queen_under_the_king() -> None:
+def test_last_to_a_spade_trick_drops_the_queen_under_the_king() -> None:
     deal = make_deal("2C QS AS", "AC KS", "3C 3S", "4C 4S")
     # West wins the first trick with the ace of clubs and leads the king of spades.
     assert policy_card(deal, "2C AC 3C 4C KS 3S 4S") == "QS"
