@@ -31,7 +31,8 @@ from typing import Any
 
 from expert_decisions import positions
 from hearts.bots import make_bot
-from hearts.bots.expert import ExpertBot, Weighed
+from hearts.bots.expert import ExpertBot
+from hearts.bots.search import Weighed
 from hearts.match import Phase
 from hearts.view import SeatView
 

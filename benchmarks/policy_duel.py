@@ -33,7 +33,6 @@ from collections.abc import Callable
 
 from hearts.bots import expert_2026_11 as november
 from hearts.bots import policy
-from hearts.cards import HEARTS_MASK, QUEEN_OF_SPADES
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -43,21 +42,14 @@ RECEIVER_OFFSET = (1, 3, 2, 0)
 """How many seats on from the passer the cards go, passing left, right, across; 0: hold."""
 
 
-def points(taken: list[int]) -> list[int]:
-    scores = [(t & HEARTS_MASK).bit_count() + 13 * (t >> QUEEN_OF_SPADES & 1) for t in taken]
-    if 26 in scores:
-        return [0 if score == 26 else 26 for score in scores]
-    return scores
-
-
-def play_hand(rules: Rules, hands: list[int], choosers: list[Chooser]) -> list[int]:
+def play_hand(rules: Rules, hands: list[int], choosers: list[Chooser]) -> tuple[int, ...]:
     state = HandState(rules, hands)
     threat = -1
     while state.tricks_played < 13:
         chooser = choosers[state.turn]
         if state.play(chooser(state, state.legal_mask(), policy.AVOID, threat)) >= 0:
             threat = policy.moon_threat(state)
-    return points(state.taken)
+    return rules.score_hand(state.taken)[0]
 
 
 def duel(

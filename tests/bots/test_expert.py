@@ -10,8 +10,9 @@ import pytest
 
 from hearts.bots import expert as expert_module
 from hearts.bots.base import Decision
-from hearts.bots.expert import ExpertBot, MatchScorer, _Search, distinct_cards
+from hearts.bots.expert import ExpertBot, MatchScorer, distinct_cards
 from hearts.bots.normal import NormalBot
+from hearts.bots.search import TIE_MARGIN, Search
 from hearts.cards import card_text
 from hearts.match import Match, Phase
 from hearts.rules import Rules
@@ -175,7 +176,7 @@ def test_weighing_shows_every_option_with_its_cost_and_the_choice() -> None:
         match.play(bot.choose_play(view, random.Random(len(view.plays))))
     assert set(plays.options) <= set(view.legal) and len(plays.costs) == len(plays.options)
     chosen_cost = plays.costs[plays.options.index(plays.chosen)]
-    assert chosen_cost <= min(plays.costs) + expert_module.TIE_MARGIN
+    assert chosen_cost <= min(plays.costs) + TIE_MARGIN
     assert plays.chosen == bot.choose_play(view, random.Random(2))
 
 
@@ -221,7 +222,7 @@ def test_cards_of_different_points_are_never_equivalent() -> None:
 
 def test_search_drops_clearly_worse_candidates_and_keeps_close_ones() -> None:
     rng = random.Random(1)
-    search = _Search(3, 1)
+    search = Search(3, 1)
     for _ in range(100):
         noise = rng.gauss(0, 3)
         # candidate 0 and 1 are close, candidate 2 is 5 points worse on every deal
@@ -232,11 +233,11 @@ def test_search_drops_clearly_worse_candidates_and_keeps_close_ones() -> None:
 
 
 def test_search_prefers_the_first_candidate_within_the_tie_margin() -> None:
-    search = _Search(2, 2)
+    search = Search(2, 2)
     for cost in (1.0, 3.0):
         search.add([0, 1], 1.0, [[cost, 9.0], [cost - 0.01, 9.0]])
     assert search.best() == 0
-    search = _Search(2, 2)
+    search = Search(2, 2)
     for cost in (1.0, 3.0):
         # the second candidate is clearly better in its second mode
         search.add([0, 1], 1.0, [[cost, 9.0], [9.0, cost - 1.0]])
@@ -328,7 +329,7 @@ def test_a_pool_of_deals_is_weighed_before_the_playouts(monkeypatch: pytest.Monk
 
 
 def test_the_deals_weights_are_counted_as_equal_deals() -> None:
-    search = _Search(1, 1)
+    search = Search(1, 1)
     for weight in (1.0, 1.0, 1.0, 1.0):
         search.add([0], weight, [[0.0]])
     assert search.effective() == pytest.approx(4.0)

@@ -52,11 +52,11 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from hearts.bots import policy
 from hearts.bots.base import Bot, taken_cards
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
+from hearts.bots.search import Search, Weighed
 from hearts.cards import ALL_CARDS_MASK, Card
 from hearts.deal import Holdings
 from hearts.hand import HandState
@@ -66,8 +66,6 @@ from hearts.view import SeatView
 WIN_COST = -60.0
 LOSS_COST = 60.0
 """A finish that ends the match counts far beyond any hand's points."""
-TIE_MARGIN = 0.05
-"""A card must beat the policy's choice by this much (in points) to replace it."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +156,7 @@ class ExpertBot(Bot):
         my_modes = [policy.AVOID]
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
-        search = _Search(len(cards), len(my_modes))
+        search = Search(len(cards), len(my_modes))
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():
@@ -297,7 +295,7 @@ class ExpertBot(Bot):
         scorer = MatchScorer.for_view(view)
         seat = view.seat
         unseen = ALL_CARDS_MASK & ~hand
-        search = _Search(len(candidates), 2)
+        search = Search(len(candidates), 2)
         done = 0
         for _ in range(self.pass_rounds):
             batch = self.pass_samples
@@ -327,110 +325,6 @@ class ExpertBot(Bot):
                 break
         sets = [tuple(card for card in range(52) if mask >> card & 1) for mask in candidates]
         return search.weighed(sets)
-
-
-OptionT = TypeVar("OptionT")
-
-
-@dataclass(frozen=True)
-class Weighed(Generic[OptionT]):
-    """What a search compared: each option's expected cost (lower is better) and the choice.
-
-    The costs are the search's own estimates, match-aware (see :class:`MatchScorer`);
-    benchmarks compare them across budgets (``benchmarks/expert_regret.py``).
-    """
-
-    options: tuple[OptionT, ...]
-    costs: tuple[float, ...]
-    chosen: OptionT
-
-
-class _Search:
-    """Weighted costs of candidates over sampled deals, and which are still worth sampling.
-
-    Each candidate has one cost per mode of our own play (avoiding points,
-    shooting); a candidate's cost is its best mode's weighted average.  The
-    candidates listed first win ties (within :data:`TIE_MARGIN` points).
-    """
-
-    def __init__(self, candidates: int, modes: int) -> None:
-        self.sums = [[0.0] * modes for _ in range(candidates)]
-        self.weight = [0.0] * candidates
-        self.rows: list[tuple[list[int], float, list[list[float]]]] = []
-        self.live = list(range(candidates))
-
-    def add(self, active: list[int], weight: float, row: list[list[float]]) -> None:
-        """The costs ``row[i][mode]`` of candidate ``active[i]`` in one more deal."""
-        for c, costs in zip(active, row, strict=True):
-            sums = self.sums[c]
-            for mode, cost in enumerate(costs):
-                sums[mode] += weight * cost
-            self.weight[c] += weight
-        self.rows.append((active, weight, row))
-
-    def active(self) -> list[int]:
-        return list(self.live)
-
-    def effective(self) -> float:
-        """Kish's effective number of deals: what the deals' weights are worth in equal deals."""
-        total = sum(weight for _, weight, _ in self.rows)
-        squares = sum(weight * weight for _, weight, _ in self.rows)
-        return total * total / squares if squares > 0 else 0.0
-
-    def cost(self, c: int) -> tuple[float, int]:
-        """The candidate's cost and the mode it comes from."""
-        weight = self.weight[c]
-        if weight <= 0:
-            return math.inf, 0
-        best_mode = min(range(len(self.sums[c])), key=lambda mode: self.sums[c][mode])
-        return self.sums[c][best_mode] / weight, best_mode
-
-    def best(self) -> int:
-        """The first candidate of lowest cost, unless a later one is lower by the tie margin."""
-        best, best_cost = self.live[0], math.inf
-        for c in self.live:
-            cost, _ = self.cost(c)
-            if cost < best_cost - TIE_MARGIN:
-                best, best_cost = c, cost
-        return best
-
-    def weighed(self, options: list[OptionT]) -> Weighed[OptionT]:
-        """The options with their costs (in the candidates' order) and the best one."""
-        costs = tuple(self.cost(c)[0] for c in range(len(options)))
-        return Weighed(tuple(options), costs, options[self.best()])
-
-    def settled(self, close: float) -> bool:
-        """Drop the candidates clearly worse than the best; True once only the best is left.
-
-        The difference is taken deal by deal over the deals both were scored
-        on, each candidate in its best mode, with the weighted standard error
-        of its mean.
-        """
-        best = self.best()
-        best_mode = self.cost(best)[1]
-        keep = [best]
-        for c in self.live:
-            if c == best:
-                continue
-            mode = self.cost(c)[1]
-            total = weights = 0.0
-            diffs: list[tuple[float, float]] = []
-            for active, weight, row in self.rows:
-                if c in active and best in active:
-                    diff = row[active.index(c)][mode] - row[active.index(best)][best_mode]
-                    diffs.append((weight, diff))
-                    total += weight * diff
-                    weights += weight
-            if weights <= 0 or len(diffs) < 2:
-                keep.append(c)
-                continue
-            mean = total / weights
-            squares = sum(w * w * (d - mean) ** 2 for w, d in diffs)
-            error = math.sqrt(squares) / weights
-            if mean - TIE_MARGIN < close * error:
-                keep.append(c)
-        self.live = sorted(keep)
-        return len(self.live) == 1
 
 
 @dataclass(frozen=True)
