@@ -181,7 +181,7 @@ def test_suggest_is_exported_and_import_hearts_loads_no_bot() -> None:
 
 def test_levels_are_the_known_ones() -> None:
     # The search levels (expert and the reference players) are tested with small budgets elsewhere.
-    assert set(CHEAP) | {"expert", "expert-2026-11", "pimc", "ismcts"} == set(LEVELS)
+    assert set(CHEAP) | {"expert", "expert-2026-11", "pimc", "ismcts", "pimc-uct"} == set(LEVELS)
 
 
 # --- the command ----------------------------------------------------------------------------

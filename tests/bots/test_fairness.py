@@ -43,10 +43,11 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
     "expert-2026-11": {"samples": 6, "pass_samples": 3},
     "pimc": {"simulations": 60, "worlds": 6, "pass_simulations": 60},
     "ismcts": {"iterations": 60, "pass_simulations": 60},
+    "pimc-uct": {"simulations": 20, "worlds": 4, "pass_simulations": 60},
 }
 """Settings that keep the search bots quick here; fairness does not depend on the budget."""
 
-POSITIONS = {"expert": 24, "expert-2026-11": 24, "pimc": 24, "ismcts": 24}
+POSITIONS = {"expert": 24, "expert-2026-11": 24, "pimc": 24, "ismcts": 24, "pimc-uct": 24}
 """Positions per level (half passes, half plays); the default is below."""
 DEFAULT_POSITIONS = 100
 

@@ -1,4 +1,4 @@
-"""The reference search bots (PIMC and ISMCTS): legal, repeatable, fair, and not foolish."""
+"""The reference search bots (PIMC, ISMCTS, PIMC with UCT): legal, repeatable, fair, not foolish."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ from test_fairness import positions
 
 from hearts.bots import make_bot
 from hearts.bots.base import Bot
-from hearts.bots.reference import IsmctsBot, PimcBot, distinct_cards, pass_candidates
+from hearts.bots.reference import (
+    IsmctsBot,
+    PimcBot,
+    PimcUctBot,
+    distinct_cards,
+    pass_candidates,
+)
 from hearts.match import Match, Phase
 from hearts.rules import Rules
 from helpers import c, cs, make_deal, mask, replay, texts
@@ -20,6 +26,7 @@ NO_PASS = Rules(passing="none")
 SMALL: dict[str, Bot] = {
     "pimc": PimcBot(simulations=60, worlds=6, pass_simulations=60),
     "ismcts": IsmctsBot(iterations=60, pass_simulations=60),
+    "pimc-uct": PimcUctBot(simulations=20, worlds=4, pass_simulations=60),
 }
 """Budgets that keep these tests quick; legality and fairness do not depend on them."""
 
@@ -27,6 +34,7 @@ SMALL: dict[str, Bot] = {
 def test_registered_by_level() -> None:
     assert make_bot("pimc") == PimcBot()
     assert make_bot("ismcts") == IsmctsBot()
+    assert make_bot("pimc-uct") == PimcUctBot()
     assert PimcBot().simulations >= 2000 and IsmctsBot().iterations >= 2000
 
 
@@ -115,7 +123,11 @@ def test_drops_the_queen_under_the_ace_of_spades(level: str) -> None:
     # North leads 2C, West wins with the ace and leads the ace of spades.
     for card in cs("2C 3C 4C AC AS 5S 6S"):
         match.play(card)
-    bot = PimcBot(simulations=300) if level == "pimc" else IsmctsBot(iterations=300)
+    bot = {
+        "pimc": PimcBot(simulations=300),
+        "ismcts": IsmctsBot(iterations=300),
+        "pimc-uct": PimcUctBot(simulations=100, worlds=4),
+    }[level]
     decision = bot.decide(match.view(0), random.Random(0))
     assert texts(decision.cards) == "QS"
 

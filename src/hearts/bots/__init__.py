@@ -24,6 +24,7 @@ _CLASSES: Final = {
     "expert-2026-11": ("hearts.bots.expert_2026_11", "Expert202611Bot"),
     "pimc": ("hearts.bots.reference", "PimcBot"),
     "ismcts": ("hearts.bots.reference", "IsmctsBot"),
+    "pimc-uct": ("hearts.bots.reference", "PimcUctBot"),
 }
 
 LEVELS: Final = tuple(_CLASSES)
