@@ -9,11 +9,13 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from hearts.bots import expert as expert_module
+from hearts.bots import policy
 from hearts.bots.base import Decision
 from hearts.bots.expert import ExpertBot, MatchScorer, distinct_cards
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search
 from hearts.cards import card_text
+from hearts.hand import HandState
 from hearts.match import Match, Phase
 from hearts.rules import Rules
 from hearts.view import SeatView
@@ -355,7 +357,8 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     for _ in range(20):
         world = expert_module.sample_hidden(knowledge, rng)
         assert world is not None
-        weight, shooting = bot._likelihood(view, world)
+        evidence = expert_module.Evidence.of(view, world, bot.play_noise, bot.noise_per_card)
+        weight, shooting = bot._likelihood(evidence, world)
         assert weight > 0
         flagged += shooting >> 0 & 1
         assert not shooting >> 2 & 1 and not shooting >> 3 & 1
@@ -363,7 +366,8 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     # Without a prior nobody is ever modelled as shooting.
     world = expert_module.sample_hidden(knowledge, rng)
     assert world is not None
-    assert ExpertBot()._likelihood(view, world)[1] == 0
+    evidence = expert_module.Evidence.of(view, world, 0.5, 0.0)
+    assert ExpertBot()._likelihood(evidence, world)[1] == 0
 
 
 def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -383,3 +387,50 @@ def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPa
         assert calls[0] == 10  # one round is worth more than one deal
     assert set(dealt) <= {10, 20, 30}, dealt
     assert dealt.count(30) >= 3, dealt
+
+
+def replayed_likelihood(view: SeatView, world: list[int], noise: float) -> float:
+    """The likelihood written the plain way: replay the whole hand in the deal."""
+    start = world[:]
+    for trick in view.tricks:
+        for who, card in trick.cards:
+            start[who] |= 1 << card
+    state = HandState(view.rules, start)
+    likelihood = 1.0
+    threat = -1
+    for who, card in view.plays:
+        legal = state.legal_mask()
+        if who != view.seat and legal & (legal - 1):
+            count = legal.bit_count()
+            expected = policy.choose(state, legal, policy.AVOID, threat)
+            likelihood *= noise / count + (1 - noise if expected == card else 0.0)
+        if state.play(card) >= 0:
+            threat = policy.moon_threat(state)
+    return likelihood
+
+
+def test_the_likelihood_replays_only_what_differs_between_deals() -> None:
+    # The evidence keeps the state before each opponent's play from one deal and puts
+    # in each other deal's cards of the player: the same weights as replaying the hand.
+    match = Match(seed=21)
+    normal = NormalBot()
+    rng = random.Random(5)
+    compared = 0
+    while match.phase is not Phase.HAND_OVER:
+        if match.phase is Phase.PASSING:
+            for seat in range(4):
+                match.confirm_pass(seat, normal.choose_pass(match.view(seat), rng))
+            continue
+        view = match.view(match.turn)
+        knowledge = expert_module.Knowledge.from_view(view)
+        first = expert_module.sample_hidden(knowledge, rng)
+        assert first is not None
+        evidence = expert_module.Evidence.of(view, first, 0.5, 0.0)
+        for _ in range(5):
+            world = expert_module.sample_hidden(knowledge, rng)
+            assert world is not None
+            weight, _ = ExpertBot()._likelihood(evidence, world)
+            assert weight == pytest.approx(replayed_likelihood(view, world, 0.5), rel=1e-12)
+            compared += weight < 1.0
+        match.play(normal.choose_play(view, rng))
+    assert compared > 100

@@ -157,6 +157,7 @@ class ExpertBot(Bot):
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
         search = Search(len(cards), len(my_modes))
+        evidence = Evidence.of(view, first, self.play_noise, self.noise_per_card)
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():
@@ -183,7 +184,7 @@ class ExpertBot(Bot):
                         break
                     continue
                 worlds.append(world)
-                weight, shooting = self._likelihood(view, world)
+                weight, shooting = self._likelihood(evidence, world)
                 weights.append(weight)
                 shooters.append(shooting)
             if not worlds:
@@ -227,7 +228,7 @@ class ExpertBot(Bot):
                 break
         return search.weighed(cards)
 
-    def _likelihood(self, view: SeatView, world: list[int]) -> tuple[float, int]:
+    def _likelihood(self, evidence: Evidence, world: list[int]) -> tuple[float, int]:
         """How likely the opponents' plays so far were, had they held ``world``; and the
         opponents (a mask of seats) who are more likely shooting than not in it.
 
@@ -237,37 +238,32 @@ class ExpertBot(Bot):
         with chance ``shoot_prior`` every one of its plays came from the policy
         shooting, else from the policy avoiding.
         """
-        start = world[:]
-        for trick in view.tricks:
-            for who, card in trick.cards:
-                start[who] |= 1 << card
-        state = HandState(view.rules, start)
-        noise = [min(0.95, self.play_noise + self.noise_per_card * n) for n in range(14)]
+        noise = evidence.noise
         prior = self.shoot_prior
         avoid = [1.0, 1.0, 1.0, 1.0]
         shoot = [1.0, 1.0, 1.0, 1.0]
-        threat = -1
-        for who, card in view.plays:
-            legal = state.legal_mask()
-            if who != view.seat and legal & (legal - 1):
+        for before, who, card, later, threat in evidence.plays:
+            # Only the player's own cards differ between deals: the rest of the
+            # state before the play is the same in all of them.
+            before.hands[who] = world[who] | later
+            legal = before.legal_mask()
+            if legal & (legal - 1):
                 count = legal.bit_count()
                 chance = noise[count] / count
-                expected = policy.choose(state, legal, policy.AVOID, threat)
+                expected = policy.choose(before, legal, policy.AVOID, threat)
                 avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
                 if prior > 0:
-                    expected = policy.choose(state, legal, policy.SHOOT, threat)
+                    expected = policy.choose(before, legal, policy.SHOOT, threat)
                     shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
-            if state.play(card) >= 0:
-                threat = policy.moon_threat(state)
         likelihood = 1.0
         shooting = 0
         if prior <= 0:
             for seat in range(4):
                 likelihood *= avoid[seat]
             return likelihood, shooting
-        candidates = _may_still_shoot(state)
+        candidates = evidence.may_still_shoot
         for seat in range(4):
-            if seat == view.seat:
+            if seat == evidence.seat:
                 continue
             if candidates >> seat & 1:
                 mixed = (1 - prior) * avoid[seat] + prior * shoot[seat]
@@ -325,6 +321,49 @@ class ExpertBot(Bot):
                 break
         sets = [tuple(card for card in range(52) if mask >> card & 1) for mask in candidates]
         return search.weighed(sets)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The opponents' plays so far, each with the public state just before it.
+
+    Whether a deal explains a play depends only on the cards the player held
+    then; the rest of the state before the play (the trick, the cards gone,
+    the moon threat) is the same in every deal, so it is replayed once per
+    decision instead of once per deal.
+    """
+
+    seat: int
+    plays: tuple[tuple[HandState, int, int, int, int], ...]
+    """(state before the play, player, card, the player's cards played from then on, the
+    moon threat) for each play by another seat."""
+    noise: tuple[float, ...]
+    """By number of legal cards: the chance the play was not the policy's."""
+    may_still_shoot: int
+    """The seats (a mask) that could still take every penalty card (see _may_still_shoot)."""
+
+    @classmethod
+    def of(cls, view: SeatView, world: list[int], noise: float, per_card: float) -> Evidence:
+        start = world[:]
+        for trick in view.tricks:
+            for who, card in trick.cards:
+                start[who] |= 1 << card
+        state = HandState(view.rules, start)
+        plays = view.plays
+        threat = -1
+        evidence = []
+        for index, (who, card) in enumerate(plays):
+            if who != view.seat:
+                later = sum(1 << c for w, c in plays[index:] if w == who)
+                evidence.append((state.copy(), who, card, later, threat))
+            if state.play(card) >= 0:
+                threat = policy.moon_threat(state)
+        return cls(
+            seat=view.seat,
+            plays=tuple(evidence),
+            noise=tuple(min(0.95, noise + per_card * n) for n in range(14)),
+            may_still_shoot=_may_still_shoot(state),
+        )
 
 
 @dataclass(frozen=True)

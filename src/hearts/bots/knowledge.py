@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
 from hearts.cards import ALL_CARDS_MASK, HEARTS_MASK, SUIT_MASK
 from hearts.hand import HandState
@@ -21,7 +22,8 @@ from hearts.view import SeatView
 
 @dataclass
 class Knowledge:
-    """One seat's knowledge of the hidden cards at one moment."""
+    """One seat's knowledge of the hidden cards at one moment (read-only once built: the
+    deal plan that :func:`sample_hidden` uses is worked out from it once)."""
 
     seat: int
     unseen: int
@@ -90,6 +92,28 @@ class Knowledge:
             void_since=void_since,
         )
 
+    @cached_property
+    def deal_plan(
+        self,
+    ) -> tuple[list[int], dict[int, tuple[int, ...]], dict[int, int], list[int]]:
+        """What :func:`sample_hidden` deals each time: the cards to place (low to high), the
+        seats each may go to, how many seats that is, and each seat's room for them."""
+        others = [s for s in range(4) if s != self.seat]
+        free = self.unseen
+        for s in others:
+            free &= ~self.must_hold[s]
+        cards = []
+        mask = free
+        while mask:
+            low = mask & -mask
+            cards.append(low.bit_length() - 1)
+            mask ^= low
+        may_hold = self.may_hold
+        options = {card: tuple(s for s in others if may_hold[s] >> card & 1) for card in cards}
+        constraint = {card: len(seats) for card, seats in options.items()}
+        base_room = [self.counts[s] - self.must_hold[s].bit_count() for s in range(4)]
+        return cards, options, constraint, base_room
+
     def is_void(self, seat: int, suit: int) -> bool:
         return not self.may_hold[seat] & SUIT_MASK[suit]
 
@@ -104,37 +128,32 @@ def sample_hidden(knowledge: Knowledge, rng: random.Random, tries: int = 40) -> 
     which only a hand-edited view can cause).
     """
     seat = knowledge.seat
-    others = [s for s in range(4) if s != seat]
-    free = knowledge.unseen
-    for s in others:
-        free &= ~knowledge.must_hold[s]
-    cards = []
-    mask = free
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    options = {card: [s for s in others if knowledge.may_hold[s] >> card & 1] for card in cards}
-    base_room = [knowledge.counts[s] - knowledge.must_hold[s].bit_count() for s in range(4)]
+    cards, options, constraint, base_room = knowledge.deal_plan
+    cards = cards[:]
     rand = rng.random
     for _ in range(tries):
         rng.shuffle(cards)
-        cards.sort(key=lambda card: len(options[card]))
+        cards.sort(key=constraint.__getitem__)
         room = base_room[:]
         hands = knowledge.must_hold[:]
         hands[seat] = knowledge.may_hold[seat]
         for card in cards:
-            seats = [s for s in options[card] if room[s] > 0]
-            if not seats:
-                break
-            total = sum(room[s] for s in seats)
-            pick = rand() * total
-            chosen = seats[-1]
+            seats = options[card]
+            total = 0
             for s in seats:
-                pick -= room[s]
-                if pick < 0:
+                total += room[s]
+            if not total:
+                break
+            # A seat with room is picked with probability proportional to its room
+            # (the last seat with room if rounding leaves the pick unspent).
+            pick = rand() * total
+            chosen = -1
+            for s in seats:
+                if room[s]:
                     chosen = s
-                    break
+                    pick -= room[s]
+                    if pick < 0:
+                        break
             hands[chosen] |= 1 << card
             room[chosen] -= 1
         else:
