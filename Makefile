@@ -11,7 +11,7 @@ RUN_STAMP := $(VENV)/.installed-server
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,redis]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,redis,bench]'
 	touch $(STAMP)
 
 # Only what playing needs; the tests' stamp above installs it too.
