@@ -393,17 +393,18 @@ class ArenaResult:
     def table(self) -> list[str]:
         """The figures as a text table."""
         mode = f"{self.matches} matches, " if self.matches else ""
+        width = max(10, *(len(level) + 1 for level in self.levels))
         lines = [
             f"seats {','.join(self.seats)}, seed {self.seed}: {mode}{self.hands} hands "
             f"({self.deal_sets} deal sets x 4 rotations)",
-            f"{'level':<10}{'seats':>6}{'hands':>8}{'pts/hand':>10}  {'95% CI':<17}"
+            f"{'level':<{width}}{'seats':>6}{'hands':>8}{'pts/hand':>10}  {'95% CI':<17}"
             f"{'win rate':>9}{'moons':>7}{'stopped':>9}{'p50 ms':>9}{'p95 ms':>9}",
         ]
         for level, r in self.levels.items():
             ci = "n/a" if r.ci95 is None else f"[{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]"
             win = "-" if r.match_win_rate is None else f"{r.match_win_rate:.1%}"
             lines.append(
-                f"{level:<10}{r.seats:>6}{r.hands:>8}{r.points_per_hand:>10.3f}  {ci:<17}"
+                f"{level:<{width}}{r.seats:>6}{r.hands:>8}{r.points_per_hand:>10.3f}  {ci:<17}"
                 f"{win:>9}{r.moons_shot:>7}{r.moons_stopped:>9}"
                 f"{r.decision_ms_p50:>9.3f}{r.decision_ms_p95:>9.3f}"
             )
