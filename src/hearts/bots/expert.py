@@ -304,11 +304,13 @@ class ExpertBot(Bot):
                 break
             active = search.active()
             for world in worlds:
+                # The other seats' passes do not depend on ours: worked out once per deal.
+                passes = _others_passes(world, seat, direction)
                 row: list[list[float]] = []
                 for c in active:
                     costs = []
                     for my_mode in (policy.AVOID, policy.SHOOT):
-                        holdings = _after_passes(world, seat, candidates[c], direction)
+                        holdings = _after_passes(world, passes, seat, candidates[c], direction)
                         state = HandState(view.rules, holdings)
                         modes = [policy.AVOID] * 4
                         modes[seat] = my_mode
@@ -509,11 +511,21 @@ def _deal_others(seat: int, hand: int, unseen: int, rng: random.Random) -> list[
     return world
 
 
-def _after_passes(world: list[int], seat: int, passed: int, direction: PassDirection) -> Holdings:
-    """Holdings after the exchange: ours is ``passed``, the others pass by rule of thumb."""
+def _others_passes(world: list[int], seat: int, direction: PassDirection) -> list[int]:
+    """What the other seats pass, by rule of thumb (ours left at 0); nothing on a hold."""
+    if direction is PassDirection.HOLD:
+        return [0, 0, 0, 0]
+    return [0 if s == seat else policy.heuristic_pass(world[s]) for s in range(4)]
+
+
+def _after_passes(
+    world: list[int], others: list[int], seat: int, passed: int, direction: PassDirection
+) -> Holdings:
+    """Holdings after the exchange: ours is ``passed``, the others' are ``others``."""
     if direction is PassDirection.HOLD:
         return world[0], world[1], world[2], world[3]
-    passes = [passed if s == seat else policy.heuristic_pass(world[s]) for s in range(4)]
+    passes = others[:]
+    passes[seat] = passed
     holdings = [world[s] & ~passes[s] for s in range(4)]
     for s in range(4):
         holdings[direction.receiver(s)] |= passes[s]
