@@ -357,7 +357,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     for _ in range(20):
         world = expert_module.sample_hidden(knowledge, rng)
         assert world is not None
-        evidence = expert_module.Evidence.of(view, world, bot.play_noise, bot.noise_per_card)
+        evidence = expert_module.Evidence.of(view, world, bot._noise_tables())
         weight, shooting = bot._likelihood(evidence, world)
         assert weight > 0
         flagged += shooting >> 0 & 1
@@ -366,7 +366,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     # Without a prior nobody is ever modelled as shooting.
     world = expert_module.sample_hidden(knowledge, rng)
     assert world is not None
-    evidence = expert_module.Evidence.of(view, world, 0.5, 0.0)
+    evidence = expert_module.Evidence.of(view, world, ExpertBot()._noise_tables())
     assert ExpertBot()._likelihood(evidence, world)[1] == 0
 
 
@@ -389,7 +389,9 @@ def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPa
     assert dealt.count(30) >= 3, dealt
 
 
-def replayed_likelihood(view: SeatView, world: list[int], noise: float) -> float:
+def replayed_likelihood(
+    view: SeatView, world: list[int], lead: float, follow: float, discard: float
+) -> float:
     """The likelihood written the plain way: replay the whole hand in the deal."""
     start = world[:]
     for trick in view.tricks:
@@ -402,6 +404,8 @@ def replayed_likelihood(view: SeatView, world: list[int], noise: float) -> float
         legal = state.legal_mask()
         if who != view.seat and legal & (legal - 1):
             count = legal.bit_count()
+            led = state.led_mask
+            noise = lead if not led else follow if legal & led else discard
             expected = policy.choose(state, legal, policy.AVOID, threat)
             likelihood *= noise / count + (1 - noise if expected == card else 0.0)
         if state.play(card) >= 0:
@@ -409,9 +413,14 @@ def replayed_likelihood(view: SeatView, world: list[int], noise: float) -> float
     return likelihood
 
 
-def test_the_likelihood_replays_only_what_differs_between_deals() -> None:
+@pytest.mark.parametrize(("lead", "follow", "discard"), [(0.5, 0.5, 0.5), (0.95, 0.7, 0.8)])
+def test_the_likelihood_replays_only_what_differs_between_deals(
+    lead: float, follow: float, discard: float
+) -> None:
     # The evidence keeps the state before each opponent's play from one deal and puts
-    # in each other deal's cards of the player: the same weights as replaying the hand.
+    # in each other deal's cards of the player: the same weights as replaying the hand,
+    # with the noise of a lead, a follow or a discard as the deal has it.
+    bot = ExpertBot(play_noise=follow, lead_noise=lead, discard_noise=discard)
     match = Match(seed=21)
     normal = NormalBot()
     rng = random.Random(5)
@@ -425,12 +434,13 @@ def test_the_likelihood_replays_only_what_differs_between_deals() -> None:
         knowledge = expert_module.Knowledge.from_view(view)
         first = expert_module.sample_hidden(knowledge, rng)
         assert first is not None
-        evidence = expert_module.Evidence.of(view, first, 0.5, 0.0)
+        evidence = expert_module.Evidence.of(view, first, bot._noise_tables())
         for _ in range(5):
             world = expert_module.sample_hidden(knowledge, rng)
             assert world is not None
-            weight, _ = ExpertBot()._likelihood(evidence, world)
-            assert weight == pytest.approx(replayed_likelihood(view, world, 0.5), rel=1e-12)
+            weight, _ = bot._likelihood(evidence, world)
+            expected = replayed_likelihood(view, world, lead, follow, discard)
+            assert weight == pytest.approx(expected, rel=1e-12)
             compared += weight < 1.0
         match.play(normal.choose_play(view, rng))
     assert compared > 100

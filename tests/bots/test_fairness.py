@@ -37,6 +37,8 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "pass_rounds": 2,
         "pool": 12,
         "shoot_prior": 0.2,
+        "lead_noise": 0.9,
+        "discard_noise": 0.8,
         "min_effective": 8.0,
         "max_samples": 18,
     },

@@ -111,6 +111,10 @@ class ExpertBot(Bot):
     noise_per_card: float = 0.0
     """...plus this much per legal card it had (capped at 0.95): the more choice, the less
     the policy predicts a strong player."""
+    lead_noise: float | None = None
+    """``play_noise`` for a lead (None: the same as for any play)."""
+    discard_noise: float | None = None
+    """``play_noise`` for a discard, when the player cannot follow (None: the same)."""
     min_effective: float = 0.0
     """Keep sampling deals (all the cards still in the search) while the deals' weights are
     worth fewer than this many equal deals (Kish's effective sample size)..."""
@@ -157,7 +161,7 @@ class ExpertBot(Bot):
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
         search = Search(len(cards), len(my_modes))
-        evidence = Evidence.of(view, first, self.play_noise, self.noise_per_card)
+        evidence = Evidence.of(view, first, self._noise_tables())
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():
@@ -233,12 +237,13 @@ class ExpertBot(Bot):
         opponents (a mask of seats) who are more likely shooting than not in it.
 
         With ``shoot_prior`` 0, each opponent plays the playout policy avoiding
-        points, except with chance ``play_noise`` a legal card at random.  With a
+        points, except with chance ``play_noise`` (``lead_noise``, ``discard_noise``)
+        a legal card at random.  With a
         prior, an opponent who could still take every penalty card is a mixture:
         with chance ``shoot_prior`` every one of its plays came from the policy
         shooting, else from the policy avoiding.
         """
-        noise = evidence.noise
+        lead_noise, follow_noise, discard_noise = evidence.noise
         prior = self.shoot_prior
         avoid = [1.0, 1.0, 1.0, 1.0]
         shoot = [1.0, 1.0, 1.0, 1.0]
@@ -249,6 +254,8 @@ class ExpertBot(Bot):
             legal = before.legal_mask()
             if legal & (legal - 1):
                 count = legal.bit_count()
+                led = before.led_mask
+                noise = lead_noise if not led else follow_noise if legal & led else discard_noise
                 chance = noise[count] / count
                 expected = policy.choose(before, legal, policy.AVOID, threat)
                 avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
@@ -273,6 +280,17 @@ class ExpertBot(Bot):
             else:
                 likelihood *= avoid[seat]
         return likelihood, shooting
+
+    def _noise_tables(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+        """For a lead, a follow and a discard: the likelihood's noise by number of legal cards."""
+
+        def table(base: float | None) -> tuple[float, ...]:
+            noise = self.play_noise if base is None else base
+            # The growth per card stops at 0.95 (unless the noise itself is set higher).
+            cap = max(noise, 0.95)
+            return tuple(min(cap, noise + self.noise_per_card * n) for n in range(14))
+
+        return table(self.lead_noise), table(None), table(self.discard_noise)
 
     def _out_of_time(self, started: float) -> bool:
         return self.time_limit is not None and time.perf_counter() - started > self.time_limit
@@ -339,13 +357,19 @@ class Evidence:
     plays: tuple[tuple[HandState, int, int, int, int], ...]
     """(state before the play, player, card, the player's cards played from then on, the
     moon threat) for each play by another seat."""
-    noise: tuple[float, ...]
-    """By number of legal cards: the chance the play was not the policy's."""
+    noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+    """For a lead, a follow and a discard, by number of legal cards: the chance the play was
+    not the policy's."""
     may_still_shoot: int
     """The seats (a mask) that could still take every penalty card (see _may_still_shoot)."""
 
     @classmethod
-    def of(cls, view: SeatView, world: list[int], noise: float, per_card: float) -> Evidence:
+    def of(
+        cls,
+        view: SeatView,
+        world: list[int],
+        noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
+    ) -> Evidence:
         start = world[:]
         for trick in view.tricks:
             for who, card in trick.cards:
@@ -363,7 +387,7 @@ class Evidence:
         return cls(
             seat=view.seat,
             plays=tuple(evidence),
-            noise=tuple(min(0.95, noise + per_card * n) for n in range(14)),
+            noise=noise,
             may_still_shoot=_may_still_shoot(state),
         )
 
