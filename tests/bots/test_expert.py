@@ -434,11 +434,14 @@ def test_the_likelihood_replays_only_what_differs_between_deals(
         knowledge = expert_module.Knowledge.from_view(view)
         first = expert_module.sample_hidden(knowledge, rng)
         assert first is not None
-        evidence = expert_module.Evidence.of(view, first, bot._noise_tables())
+        deals = [first]
         for _ in range(5):
             world = expert_module.sample_hidden(knowledge, rng)
             assert world is not None
-            weight, _ = bot._likelihood(evidence, world)
+            deals.append(world)
+        weights = bot.deal_weights(view, deals)
+        assert len(weights) == len(deals)
+        for world, weight in zip(deals, weights, strict=True):
             expected = replayed_likelihood(view, world, lead, follow, discard)
             assert weight == pytest.approx(expected, rel=1e-12)
             compared += weight < 1.0

@@ -232,6 +232,15 @@ class ExpertBot(Bot):
                 break
         return search.weighed(cards)
 
+    def deal_weights(self, view: SeatView, deals: list[list[int]]) -> list[float]:
+        """How likely the opponents' plays so far were in each of ``deals`` (holdings now,
+        as :func:`~hearts.bots.knowledge.sample_hidden` deals them), under the likelihood
+        model of the search; ``benchmarks/expert_inference.py`` scores them."""
+        if not deals:
+            return []
+        evidence = Evidence.of(view, deals[0], self._noise_tables())
+        return [self._likelihood(evidence, deal)[0] for deal in deals]
+
     def _likelihood(self, evidence: Evidence, world: list[int]) -> tuple[float, int]:
         """How likely the opponents' plays so far were, had they held ``world``; and the
         opponents (a mask of seats) who are more likely shooting than not in it.
