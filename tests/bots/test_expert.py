@@ -14,10 +14,10 @@ from hearts.bots.base import Decision
 from hearts.bots.expert import ExpertBot, MatchScorer, distinct_cards
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search
-from hearts.cards import card_text
+from hearts.cards import card_text, cards_in
 from hearts.hand import HandState
 from hearts.match import Match, Phase
-from hearts.rules import Rules
+from hearts.rules import PassDirection, Rules
 from hearts.view import SeatView
 from helpers import c, make_deal, texts
 
@@ -447,3 +447,47 @@ def test_the_likelihood_replays_only_what_differs_between_deals(
             compared += weight < 1.0
         match.play(normal.choose_play(view, rng))
     assert compared > 100
+
+
+def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None:
+    # Two hands of Normal play, then the third hand passes across: every seat passes its
+    # three most dangerous cards, the first of the Expert's candidate sets.
+    match = Match(seed=8)
+    normal = NormalBot()
+    rng = random.Random(1)
+    while match.hand_number < 3 or match.phase is not Phase.PASSING:
+        if match.phase is Phase.PASSING:
+            for seat in range(4):
+                match.confirm_pass(seat, normal.choose_pass(match.view(seat), rng))
+        elif match.phase is Phase.PLAYING:
+            match.play(normal.choose_play(match.view(match.turn), rng))
+        else:
+            match.next_hand()
+    assert match.view(0).pass_direction is PassDirection.ACROSS
+    dealt = [match.view(seat).hand.mask for seat in range(4)]
+    for seat in range(4):
+        match.confirm_pass(seat, sorted(cards_in(policy.heuristic_pass(dealt[seat]))))
+    while match.turn != 0 or match.play_state.tricks_played < 1:
+        match.play(min(match.legal_moves()))
+    view = match.view(0)
+    truth = list(match.play_state.hands)
+    bot = ExpertBot(pass_noise=0.5)
+    evidence = expert_module.Evidence.of(view, truth, bot._noise_tables(), bot.pass_noise)
+    assert evidence.giver == 2
+    fits = 0.5 / 286 + 0.5 / len(expert_module._pass_candidates(dealt[2]))
+    assert evidence.pass_likelihood(truth) == pytest.approx(fits)
+    # Other deals of the hidden cards: North's pass fits some of them and not others.
+    knowledge = expert_module.Knowledge.from_view(view)
+    kinds = set()
+    for _ in range(200):
+        world = expert_module.sample_hidden(knowledge, rng)
+        assert world is not None
+        before = (world[2] | evidence.giver_played) & ~view.passed.mask | view.received.mask
+        candidates = expert_module._pass_candidates(before)
+        fitting = view.received.mask in candidates
+        expected = 0.5 / 286 + (0.5 / len(candidates) if fitting else 0.0)
+        assert evidence.pass_likelihood(world) == pytest.approx(expected)
+        kinds.add(fitting)
+    assert kinds == {True, False}
+    # Without pass_noise the pass is not weighed.
+    assert expert_module.Evidence.of(view, truth, bot._noise_tables()).giver == -1

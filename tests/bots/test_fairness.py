@@ -39,6 +39,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "shoot_prior": 0.2,
         "lead_noise": 0.9,
         "discard_noise": 0.8,
+        "pass_noise": 0.7,
         "min_effective": 8.0,
         "max_samples": 18,
     },

@@ -52,6 +52,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import Any, Final
 
 from hearts.bots import policy
 from hearts.bots.base import Bot, taken_cards
@@ -115,6 +116,10 @@ class ExpertBot(Bot):
     """``play_noise`` for a lead (None: the same as for any play)."""
     discard_noise: float | None = None
     """``play_noise`` for a discard, when the player cannot follow (None: the same)."""
+    pass_noise: float | None = None
+    """On a pass across, how often, in the likelihood model, the player across passed other
+    than one of the Expert's own candidate sets for its hand (None: the pass is not weighed).
+    Left and right, the cards the passer had received are unknown, so it is not weighed."""
     min_effective: float = 0.0
     """Keep sampling deals (all the cards still in the search) while the deals' weights are
     worth fewer than this many equal deals (Kish's effective sample size)..."""
@@ -161,7 +166,7 @@ class ExpertBot(Bot):
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
         search = Search(len(cards), len(my_modes))
-        evidence = Evidence.of(view, first, self._noise_tables())
+        evidence = Evidence.of(view, first, self._noise_tables(), self.pass_noise)
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():
@@ -238,7 +243,7 @@ class ExpertBot(Bot):
         model of the search; ``benchmarks/expert_inference.py`` scores them."""
         if not deals:
             return []
-        evidence = Evidence.of(view, deals[0], self._noise_tables())
+        evidence = Evidence.of(view, deals[0], self._noise_tables(), self.pass_noise)
         return [self._likelihood(evidence, deal)[0] for deal in deals]
 
     def _likelihood(self, evidence: Evidence, world: list[int]) -> tuple[float, int]:
@@ -271,7 +276,7 @@ class ExpertBot(Bot):
                 if prior > 0:
                     expected = policy.choose(before, legal, policy.SHOOT, threat)
                     shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
-        likelihood = 1.0
+        likelihood = 1.0 if evidence.giver < 0 else evidence.pass_likelihood(world)
         shooting = 0
         if prior <= 0:
             for seat in range(4):
@@ -371,6 +376,25 @@ class Evidence:
     not the policy's."""
     may_still_shoot: int
     """The seats (a mask) that could still take every penalty card (see _may_still_shoot)."""
+    giver: int = -1
+    """The seat across whose pass is weighed (-1: none)."""
+    giver_played: int = 0
+    """The cards it has played this hand."""
+    exchanged: tuple[int, int] = (0, 0)
+    """The cards we passed it and the cards it passed us."""
+    pass_noise: float = 1.0
+
+    def pass_likelihood(self, world: list[int]) -> float:
+        """How likely the giver's pass was had it held, before the exchange, what ``world``
+        gives it: one of our own candidate sets for that hand, each as likely, with chance
+        ``1 - pass_noise``, else any three of its cards."""
+        ours, theirs = self.exchanged
+        dealt = (world[self.giver] | self.giver_played) & ~ours | theirs
+        candidates = _pass_candidates(dealt)
+        chance = self.pass_noise / ANY_THREE
+        if theirs in candidates:
+            chance += (1 - self.pass_noise) / len(candidates)
+        return chance
 
     @classmethod
     def of(
@@ -378,6 +402,7 @@ class Evidence:
         view: SeatView,
         world: list[int],
         noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
+        pass_noise: float | None = None,
     ) -> Evidence:
         start = world[:]
         for trick in view.tricks:
@@ -398,7 +423,31 @@ class Evidence:
             plays=tuple(evidence),
             noise=noise,
             may_still_shoot=_may_still_shoot(state),
+            **_pass_evidence(view, pass_noise),
         )
+
+
+ANY_THREE: Final = math.comb(13, 3)
+"""The number of ways to pass three cards of thirteen."""
+
+
+def _pass_evidence(view: SeatView, pass_noise: float | None) -> dict[str, Any]:
+    """Evidence fields for the pass received from across, when it is weighed."""
+    if (
+        pass_noise is None
+        or view.pass_direction is not PassDirection.ACROSS
+        or view.passed is None
+        or view.received is None
+    ):
+        return {}
+    giver = view.pass_direction.giver(view.seat)
+    played = sum(1 << card for who, card in view.plays if who == giver)
+    return {
+        "giver": giver,
+        "giver_played": played,
+        "exchanged": (view.passed.mask, view.received.mask),
+        "pass_noise": pass_noise,
+    }
 
 
 @dataclass(frozen=True)
