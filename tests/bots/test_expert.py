@@ -351,13 +351,14 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     match = position(deal, "2C 6C TC AC AS 2S 6S QS AD 2D 6D TD")
     view = match.view(1)
     knowledge = expert_module.Knowledge.from_view(view)
-    bot = ExpertBot(shoot_prior=0.1)
+    # Leads weighed as much as any play: the shooter's aces are what gives it away.
+    bot = ExpertBot(shoot_prior=0.1, play_noise=0.5, lead_noise=None, discard_noise=None)
     rng = random.Random(0)
     flagged = 0
     for _ in range(20):
         world = expert_module.sample_hidden(knowledge, rng)
         assert world is not None
-        evidence = expert_module.Evidence.of(view, world, bot._noise_tables())
+        evidence = expert_module.Evidence.of(view, world, bot._noise_tables(), None)
         weight, shooting = bot._likelihood(evidence, world)
         assert weight > 0
         flagged += shooting >> 0 & 1
@@ -366,7 +367,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     # Without a prior nobody is ever modelled as shooting.
     world = expert_module.sample_hidden(knowledge, rng)
     assert world is not None
-    evidence = expert_module.Evidence.of(view, world, ExpertBot()._noise_tables())
+    evidence = expert_module.Evidence.of(view, world, ExpertBot()._noise_tables(), None)
     assert ExpertBot()._likelihood(evidence, world)[1] == 0
 
 
@@ -490,4 +491,4 @@ def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None
         kinds.add(fitting)
     assert kinds == {True, False}
     # Without pass_noise the pass is not weighed.
-    assert expert_module.Evidence.of(view, truth, bot._noise_tables()).giver == -1
+    assert expert_module.Evidence.of(view, truth, bot._noise_tables(), None).giver == -1

@@ -402,7 +402,7 @@ class Evidence:
         view: SeatView,
         world: list[int],
         noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
-        pass_noise: float | None = None,
+        pass_noise: float | None,
     ) -> Evidence:
         start = world[:]
         for trick in view.tricks:
