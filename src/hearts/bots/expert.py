@@ -251,11 +251,12 @@ class ExpertBot(Bot):
         opponents (a mask of seats) who are more likely shooting than not in it.
 
         With ``shoot_prior`` 0, each opponent plays the playout policy avoiding
-        points, except with chance ``play_noise`` (``lead_noise``, ``discard_noise``)
-        a legal card at random.  With a
-        prior, an opponent who could still take every penalty card is a mixture:
-        with chance ``shoot_prior`` every one of its plays came from the policy
-        shooting, else from the policy avoiding.
+        points, except with chance ``play_noise`` (``lead_noise`` for a lead,
+        ``discard_noise`` for a discard) a legal card at random.  With a prior,
+        an opponent who could still take every penalty card is a mixture: with
+        chance ``shoot_prior`` every one of its plays came from the policy
+        shooting, else from the policy avoiding.  With ``pass_noise``, the pass
+        from across is weighed too (:meth:`Evidence.pass_likelihood`).
         """
         lead_noise, follow_noise, discard_noise = evidence.noise
         prior = self.shoot_prior
@@ -364,7 +365,8 @@ class Evidence:
     Whether a deal explains a play depends only on the cards the player held
     then; the rest of the state before the play (the trick, the cards gone,
     the moon threat) is the same in every deal, so it is replayed once per
-    decision instead of once per deal.
+    decision instead of once per deal.  The states are scratch space: weighing
+    a deal writes the player's cards in that deal into them.
     """
 
     seat: int
@@ -383,6 +385,7 @@ class Evidence:
     exchanged: tuple[int, int] = (0, 0)
     """The cards we passed it and the cards it passed us."""
     pass_noise: float = 1.0
+    """The chance that the giver passed any three cards rather than one of our candidates."""
 
     def pass_likelihood(self, world: list[int]) -> float:
         """How likely the giver's pass was had it held, before the exchange, what ``world``
