@@ -12,6 +12,7 @@ from hearts.bots import expert as expert_module
 from hearts.bots import policy
 from hearts.bots.base import Decision
 from hearts.bots.expert import ExpertBot, MatchScorer, distinct_cards
+from hearts.bots.likelihood import Evidence
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search
 from hearts.cards import card_text, cards_in
@@ -358,7 +359,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     for _ in range(20):
         world = expert_module.sample_hidden(knowledge, rng)
         assert world is not None
-        evidence = expert_module.Evidence.of(view, world, bot._noise_tables(), None)
+        evidence = Evidence.of(view, world, bot._noise_tables(), None)
         weight, shooting = bot._likelihood(evidence, world)
         assert weight > 0
         flagged += shooting >> 0 & 1
@@ -367,7 +368,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     # Without a prior nobody is ever modelled as shooting.
     world = expert_module.sample_hidden(knowledge, rng)
     assert world is not None
-    evidence = expert_module.Evidence.of(view, world, ExpertBot()._noise_tables(), None)
+    evidence = Evidence.of(view, world, ExpertBot()._noise_tables(), None)
     assert ExpertBot()._likelihood(evidence, world)[1] == 0
 
 
@@ -473,9 +474,9 @@ def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None
     view = match.view(0)
     truth = list(match.play_state.hands)
     bot = ExpertBot(pass_noise=0.5)
-    evidence = expert_module.Evidence.of(view, truth, bot._noise_tables(), bot.pass_noise)
+    evidence = Evidence.of(view, truth, bot._noise_tables(), bot.pass_noise)
     assert evidence.giver == 2
-    fits = 0.5 / 286 + 0.5 / len(expert_module._pass_candidates(dealt[2]))
+    fits = 0.5 / 286 + 0.5 / len(policy.pass_candidates(dealt[2]))
     assert evidence.pass_likelihood(truth) == pytest.approx(fits)
     # Other deals of the hidden cards: North's pass fits some of them and not others.
     knowledge = expert_module.Knowledge.from_view(view)
@@ -484,11 +485,11 @@ def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None
         world = expert_module.sample_hidden(knowledge, rng)
         assert world is not None
         before = (world[2] | evidence.giver_played) & ~view.passed.mask | view.received.mask
-        candidates = expert_module._pass_candidates(before)
+        candidates = policy.pass_candidates(before)
         fitting = view.received.mask in candidates
         expected = 0.5 / 286 + (0.5 / len(candidates) if fitting else 0.0)
         assert evidence.pass_likelihood(world) == pytest.approx(expected)
         kinds.add(fitting)
     assert kinds == {True, False}
     # Without pass_noise the pass is not weighed.
-    assert expert_module.Evidence.of(view, truth, bot._noise_tables(), None).giver == -1
+    assert Evidence.of(view, truth, bot._noise_tables(), None).giver == -1

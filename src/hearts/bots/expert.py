@@ -52,11 +52,11 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Final
 
 from hearts.bots import policy
 from hearts.bots.base import Bot, taken_cards
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
+from hearts.bots.likelihood import Evidence
 from hearts.bots.search import Search, Weighed
 from hearts.cards import ALL_CARDS_MASK, Card
 from hearts.deal import Holdings
@@ -320,7 +320,7 @@ class ExpertBot(Bot):
         started = time.perf_counter()
         hand = view.hand.mask
         direction = view.pass_direction
-        candidates = _pass_candidates(hand)
+        candidates = policy.pass_candidates(hand)
         scorer = MatchScorer.for_view(view)
         seat = view.seat
         unseen = ALL_CARDS_MASK & ~hand
@@ -356,101 +356,6 @@ class ExpertBot(Bot):
                 break
         sets = [tuple(card for card in range(52) if mask >> card & 1) for mask in candidates]
         return search.weighed(sets)
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """The opponents' plays so far, each with the public state just before it.
-
-    Whether a deal explains a play depends only on the cards the player held
-    then; the rest of the state before the play (the trick, the cards gone,
-    the moon threat) is the same in every deal, so it is replayed once per
-    decision instead of once per deal.  The states are scratch space: weighing
-    a deal writes the player's cards in that deal into them.
-    """
-
-    seat: int
-    plays: tuple[tuple[HandState, int, int, int, int], ...]
-    """(state before the play, player, card, the player's cards played from then on, the
-    moon threat) for each play by another seat."""
-    noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
-    """For a lead, a follow and a discard, by number of legal cards: the chance the play was
-    not the policy's."""
-    may_still_shoot: int
-    """The seats (a mask) that could still take every penalty card (see _may_still_shoot)."""
-    giver: int = -1
-    """The seat across whose pass is weighed (-1: none)."""
-    giver_played: int = 0
-    """The cards it has played this hand."""
-    exchanged: tuple[int, int] = (0, 0)
-    """The cards we passed it and the cards it passed us."""
-    pass_noise: float = 1.0
-    """The chance that the giver passed any three cards rather than one of our candidates."""
-
-    def pass_likelihood(self, world: list[int]) -> float:
-        """How likely the giver's pass was had it held, before the exchange, what ``world``
-        gives it: one of our own candidate sets for that hand, each as likely, with chance
-        ``1 - pass_noise``, else any three of its cards."""
-        ours, theirs = self.exchanged
-        dealt = (world[self.giver] | self.giver_played) & ~ours | theirs
-        candidates = _pass_candidates(dealt)
-        chance = self.pass_noise / ANY_THREE
-        if theirs in candidates:
-            chance += (1 - self.pass_noise) / len(candidates)
-        return chance
-
-    @classmethod
-    def of(
-        cls,
-        view: SeatView,
-        world: list[int],
-        noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
-        pass_noise: float | None,
-    ) -> Evidence:
-        start = world[:]
-        for trick in view.tricks:
-            for who, card in trick.cards:
-                start[who] |= 1 << card
-        state = HandState(view.rules, start)
-        plays = view.plays
-        threat = -1
-        evidence = []
-        for index, (who, card) in enumerate(plays):
-            if who != view.seat:
-                later = sum(1 << c for w, c in plays[index:] if w == who)
-                evidence.append((state.copy(), who, card, later, threat))
-            if state.play(card) >= 0:
-                threat = policy.moon_threat(state)
-        return cls(
-            seat=view.seat,
-            plays=tuple(evidence),
-            noise=noise,
-            may_still_shoot=_may_still_shoot(state),
-            **_pass_evidence(view, pass_noise),
-        )
-
-
-ANY_THREE: Final = math.comb(13, 3)
-"""The number of ways to pass three cards of thirteen."""
-
-
-def _pass_evidence(view: SeatView, pass_noise: float | None) -> dict[str, Any]:
-    """Evidence fields for the pass received from across, when it is weighed."""
-    if (
-        pass_noise is None
-        or view.pass_direction is not PassDirection.ACROSS
-        or view.passed is None
-        or view.received is None
-    ):
-        return {}
-    giver = view.pass_direction.giver(view.seat)
-    played = sum(1 << card for who, card in view.plays if who == giver)
-    return {
-        "giver": giver,
-        "giver_played": played,
-        "exchanged": (view.passed.mask, view.received.mask),
-        "pass_noise": pass_noise,
-    }
 
 
 @dataclass(frozen=True)
@@ -530,17 +435,6 @@ def _resample(
     )
 
 
-def _may_still_shoot(state: HandState) -> int:
-    """The seats (a mask) that could still take every penalty card of the hand."""
-    penalty = state.forbidden_first
-    holders = [seat for seat in range(4) if state.taken[seat] & penalty]
-    if len(holders) > 1:
-        return 0
-    if holders:
-        return 1 << holders[0]
-    return 0b1111
-
-
 def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
     """An opponent who has won every penalty card so far, and enough of them to worry."""
     penalty = view.rules.penalty_mask
@@ -567,21 +461,6 @@ def _fallback_state(view: SeatView) -> HandState:
                 hidden[s] |= low
                 pool ^= low
     return state_template(view, hidden)
-
-
-def _pass_candidates(hand: int) -> list[int]:
-    """The three most dangerous cards, and sets that swap one of them for a runner-up."""
-    ranked = [card for _, card in policy.pass_dangers(hand)]
-    top, rest = ranked[:3], ranked[3:6]
-    base = sum(1 << card for card in top)
-    candidates = [base]
-    for out in top:
-        for alternative in rest:
-            candidates.append(base & ~(1 << out) | 1 << alternative)
-    # A hand for the moon passes its lowest cards instead.
-    low = sum(1 << card for card in ranked[-3:])
-    candidates.append(low)
-    return list(dict.fromkeys(candidates))
 
 
 def _deal_others(seat: int, hand: int, unseen: int, rng: random.Random) -> list[int]:

@@ -226,3 +226,19 @@ def heuristic_pass(hand: int) -> int:
     for _, card in pass_dangers(hand)[:3]:
         mask |= 1 << card
     return mask
+
+
+def pass_candidates(hand: int) -> list[int]:
+    """The Expert's pass candidates: the three most dangerous cards, sets that swap one of them
+    for a runner-up, and the three lowest (a hand going for the moon)."""
+    ranked = [card for _, card in pass_dangers(hand)]
+    top, rest = ranked[:3], ranked[3:6]
+    base = sum(1 << card for card in top)
+    candidates = [base]
+    for out in top:
+        for alternative in rest:
+            candidates.append(base & ~(1 << out) | 1 << alternative)
+    # A hand for the moon passes its lowest cards instead.
+    low = sum(1 << card for card in ranked[-3:])
+    candidates.append(low)
+    return list(dict.fromkeys(candidates))
