@@ -67,24 +67,30 @@ SPADES_BELOW_QUEEN: Final = SUIT_MASK[SPADES] & ((1 << QUEEN_OF_SPADES) - 1)
 
 
 @dataclass(frozen=True)
-class PimcBot(Bot):
+class FlatPassBot(Bot):
+    """What the reference players share: the flat Monte Carlo pass (see :func:`search_pass`)."""
+
+    pass_simulations: int = 4000
+    """Whole hands played per pass decision, shared equally by the candidate passes."""
+    pass_shortlist: int = 6
+    """The pass candidates are every three of this many most dangerous cards."""
+
+    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
+        return search_pass(view, rng, self.pass_simulations, self.pass_shortlist)
+
+
+@dataclass(frozen=True)
+class PimcBot(FlatPassBot):
     """Perfect-information Monte Carlo with random playouts."""
 
     simulations: int = 2000
     """Playouts per play decision, shared equally by the candidate cards."""
     worlds: int = 40
     """Deals of the unseen cards sampled per play decision; playouts cycle through them."""
-    pass_simulations: int = 4000
-    """Whole hands played per pass decision, shared equally by the candidate passes."""
-    pass_shortlist: int = 6
-    """The pass candidates are every three of this many most dangerous cards."""
 
     @property
     def level(self) -> str:
         return "pimc"
-
-    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
-        return search_pass(view, rng, self.pass_simulations, self.pass_shortlist)
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         candidates = distinct_cards(view)
@@ -122,24 +128,17 @@ class PimcBot(Bot):
 
 
 @dataclass(frozen=True)
-class IsmctsBot(Bot):
+class IsmctsBot(FlatPassBot):
     """Single-observer information-set MCTS with random playouts."""
 
     iterations: int = 2000
     """Tree iterations per play decision, each in a freshly sampled deal."""
     exploration: float = 0.7
     """UCB1's exploration constant (rewards lie in [0, 1])."""
-    pass_simulations: int = 4000
-    """Whole hands played per pass decision (the pass search is the same flat one as PIMC's)."""
-    pass_shortlist: int = 6
-    """The pass candidates are every three of this many most dangerous cards."""
 
     @property
     def level(self) -> str:
         return "ismcts"
-
-    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
-        return search_pass(view, rng, self.pass_simulations, self.pass_shortlist)
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         candidates = distinct_cards(view)
@@ -199,11 +198,7 @@ class IsmctsBot(Bot):
                 state.play(best_card)
                 path.append(node)
             state.play_random(rng)
-            points, _ = rules.score_hand(state.taken, "add")
-            for visited in path:
-                visited.visits += 1
-                if visited.seat >= 0:
-                    visited.reward += 1.0 - points[visited.seat] * scale
+            _back_up(path, rules.score_hand(state.taken, "add")[0], scale)
         # The most visited card; ties go to the better mean, then the lower card.
         return max(
             sorted(root.children),
@@ -215,7 +210,7 @@ class IsmctsBot(Bot):
 
 
 @dataclass(frozen=True)
-class PimcUctBot(Bot):
+class PimcUctBot(FlatPassBot):
     """PIMC whose every sampled deal gets a real search: UCT on the open cards of that deal.
 
     In each of ``worlds`` deals of the unseen cards, a UCT tree is grown over
@@ -233,17 +228,10 @@ class PimcUctBot(Bot):
     """Deals of the unseen cards sampled per play decision, each searched by its own tree."""
     exploration: float = 0.7
     """UCB1's exploration constant (rewards lie in [0, 1])."""
-    pass_simulations: int = 4000
-    """Whole hands played per pass decision (the same flat pass search as PIMC's)."""
-    pass_shortlist: int = 6
-    """The pass candidates are every three of this many most dangerous cards."""
 
     @property
     def level(self) -> str:
         return "pimc-uct"
-
-    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
-        return search_pass(view, rng, self.pass_simulations, self.pass_shortlist)
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         candidates = distinct_cards(view)
@@ -313,11 +301,7 @@ def _uct_in_world(
             state.play(best_card)
             path.append(node)
         state.play_random(rng)
-        points, _ = rules.score_hand(state.taken, "add")
-        for visited in path:
-            visited.visits += 1
-            if visited.seat >= 0:
-                visited.reward += 1.0 - points[visited.seat] * scale
+        _back_up(path, rules.score_hand(state.taken, "add")[0], scale)
     return root
 
 
@@ -335,6 +319,14 @@ class _Node:
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
+
+
+def _back_up(path: list[_Node], points: tuple[int, int, int, int], scale: float) -> None:
+    """Count a playout's hand points in every node on its path, each for the seat that moved."""
+    for visited in path:
+        visited.visits += 1
+        if visited.seat >= 0:
+            visited.reward += 1.0 - points[visited.seat] * scale
 
 
 # --- shared pieces -------------------------------------------------------------------
