@@ -493,3 +493,22 @@ def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None
     assert kinds == {True, False}
     # Without pass_noise the pass is not weighed.
     assert Evidence.of(view, truth, bot._noise_tables(), None).giver == -1
+
+
+def test_the_moon_table_suspects_from_the_first_point() -> None:
+    deal = make_deal(
+        "AC KC QC JC AD KD QD JD AS KS AH KH QH",
+        "2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 2H",
+        "6C 7C 8C 9C 6D 7D 8D 9D 6S 7S 8S 9S 3H",
+        "TC TD TS JS QS 4H 5H 6H 7H 8H 9H TH JH",
+    )
+    # North (seat 0) wins the clubs and the diamonds without a point: nobody is suspected.
+    match = position(deal, "2C 6C TC AC AD 2D 6D TD")
+    assert ExpertBot(moon_table=True)._suspicion(match.view(1)) == (None, 0.0)
+    # Then the spades, with the queen: 13 points after three tricks.
+    match = position(deal, "2C 6C TC AC AD 2D 6D TD AS 2S 6S QS")
+    view = match.view(1)
+    assert ExpertBot(moon_table=True)._suspicion(view) == (0, expert_module.MOON_TABLE[2][0])
+    # The default suspects from 8 points, in half of the deals, whatever the trick.
+    assert ExpertBot()._suspicion(view) == (0, 0.5)
+    assert ExpertBot(suspicion_points=14)._suspicion(view) == (None, 0.5)

@@ -68,6 +68,16 @@ WIN_COST = -60.0
 LOSS_COST = 60.0
 """A finish that ends the match counts far beyond any hand's points."""
 
+MOON_TABLE: tuple[tuple[float, float, float], ...] = (
+    (0.15, 0.32, 0.21),
+    (0.40, 0.37, 0.60),
+    (0.32, 0.24, 0.81),
+    (0.47, 0.43, 0.68),
+)
+"""How often a seat that had won every penalty card so far went on to shoot the moon, among
+four ``expert-2026-11`` players (400 hands, ``docs/strength.md``): by the points won (1-3,
+4-7, 8-13, 14 or more) and the tricks played (1-4, 5-8, 9-12)."""
+
 
 @dataclass(frozen=True)
 class ExpertBot(Bot):
@@ -107,6 +117,10 @@ class ExpertBot(Bot):
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
     suspicion_points: int = 8
     """An opponent holding every penalty card won so far is suspected from this many points."""
+    moon_table: bool = False
+    """Instead of the two settings above: suspect an opponent holding every penalty card won so
+    far from the first point, in the share of deals :data:`MOON_TABLE` gives for its points
+    and the tricks played (how often ``expert-2026-11`` players went on to shoot)."""
     play_noise: float = 0.5
     """How often, in the likelihood model, an opponent plays other than the policy would..."""
     noise_per_card: float = 0.0
@@ -161,7 +175,7 @@ class ExpertBot(Bot):
         if len(cards) == 1:
             return Weighed((cards[0],), (0.0,), cards[0])
         scorer = MatchScorer.for_view(view)
-        shooter_suspect = _suspected_shooter(view, self.suspicion_points)
+        shooter_suspect, suspicion = self._suspicion(view)
         my_modes = [policy.AVOID]
         if _may_shoot(view):
             my_modes.append(policy.SHOOT)
@@ -215,7 +229,7 @@ class ExpertBot(Bot):
                     else ((index * 0.618034) % 1.0)
                 )
                 modes = [policy.AVOID] * 4
-                if shooter_suspect is not None and share < self.moon_suspicion:
+                if shooter_suspect is not None and share < suspicion:
                     modes[shooter_suspect] = policy.SHOOT
                 for other in range(4):
                     if shooting >> other & 1:
@@ -236,6 +250,20 @@ class ExpertBot(Bot):
             if exhausted or search.settled(self.close):
                 break
         return search.weighed(cards)
+
+    def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
+        """The opponent suspected of shooting (or None), and in what share of the deals."""
+        if not self.moon_table:
+            return _suspected_shooter(view, self.suspicion_points), self.moon_suspicion
+        suspect = _suspected_shooter(view, 1)
+        if suspect is None:
+            return None, 0.0
+        won = taken_cards(view)[suspect] & view.rules.penalty_mask
+        points = view.rules.hand_points_of_cards(won)
+        row = 0 if points <= 3 else 1 if points <= 7 else 2 if points <= 13 else 3
+        tricks = sum(1 for trick in view.tricks if trick.winner is not None)
+        column = 0 if tricks <= 4 else 1 if tricks <= 8 else 2
+        return suspect, MOON_TABLE[row][column]
 
     def deal_weights(self, view: SeatView, deals: list[list[int]]) -> list[float]:
         """How likely the opponents' plays so far were in each of ``deals`` (holdings now,
