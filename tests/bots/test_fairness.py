@@ -38,6 +38,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "pool": 12,
         "shoot_prior": 0.2,
         "moon_table": True,
+        "give_up": True,
         "lead_noise": 0.9,
         "discard_noise": 0.8,
         "pass_noise": 0.7,

@@ -49,3 +49,30 @@ def test_discards_its_highest_card_when_it_holds_no_point_to_throw() -> None:
     deal = make_deal("2C", f"5D 2S JS {hearts}", "3C", "4C")
     # West has no club and may not throw a heart on the first trick.
     assert policy_card(deal, "2C") == "JS"
+
+
+def test_a_shooter_that_gives_up_keeps_its_moons_and_takes_fewer_points() -> None:
+    import random
+
+    rng = random.Random(3)
+    penalty = STANDARD.penalty_mask
+    moons = {False: 0, True: 0}
+    points = {False: 0, True: 0}
+    changed = 0
+    for _ in range(300):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        taken = {}
+        for give_up in (False, True):
+            state = HandState(STANDARD, (hands[0], hands[1], hands[2], hands[3]))
+            policy.playout(state, (policy.SHOOT, policy.AVOID, policy.AVOID, policy.AVOID), give_up)
+            taken[give_up] = state.taken[0] & penalty
+            moons[give_up] += taken[give_up] == penalty
+            points[give_up] += STANDARD.hand_points_of_cards(taken[give_up])
+        changed += taken[False] != taken[True]
+    # Giving up only starts once the moon is gone: the same moons, and a shooter that has
+    # failed stops collecting hearts.
+    assert moons[True] == moons[False] > 0
+    assert changed > 100
+    assert points[True] < points[False] - 300

@@ -117,6 +117,10 @@ class ExpertBot(Bot):
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
     suspicion_points: int = 8
     """An opponent holding every penalty card won so far is suspected from this many points."""
+    give_up: bool = False
+    """In the playouts, a seat shooting the moon goes back to avoiding points once another
+    seat has won a penalty card (:func:`hearts.bots.policy.playout`); else it goes on
+    taking every trick it can."""
     moon_table: bool = False
     """Instead of the two settings above: suspect an opponent holding every penalty card won so
     far from the first point, in the share of deals :data:`MOON_TABLE` gives for its points
@@ -242,7 +246,9 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
-                        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+                        policy.playout(
+                            state, (modes[0], modes[1], modes[2], modes[3]), self.give_up
+                        )
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)
                 search.add(active, weight, row)
@@ -375,7 +381,9 @@ class ExpertBot(Bot):
                         state = HandState(view.rules, holdings)
                         modes = [policy.AVOID] * 4
                         modes[seat] = my_mode
-                        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+                        policy.playout(
+                            state, (modes[0], modes[1], modes[2], modes[3]), self.give_up
+                        )
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)
                 search.add(active, 1.0, row)

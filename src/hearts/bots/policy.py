@@ -178,12 +178,37 @@ def _shoot(state: HandState, legal: int) -> int:
     return lowest_rank(non_points or legal)
 
 
-def playout(state: HandState, modes: tuple[int, int, int, int]) -> None:
-    """Finish the hand with the policy, each seat in its own mode."""
+def playout(state: HandState, modes: tuple[int, int, int, int], give_up: bool = False) -> None:
+    """Finish the hand with the policy, each seat in its own mode.
+
+    With ``give_up``, a seat shooting the moon goes back to avoiding points
+    once another seat has won a penalty card, as a player would: the moon
+    is gone, so the rest of the hand is about taking as few points as it can.
+    """
     threat = moon_threat(state)
+    shooting = give_up and SHOOT in modes
+    current = list(modes)
     while state.tricks_played < 13:
-        if state.play(choose(state, state.legal_mask(), modes[state.turn], threat)) >= 0:
+        if state.play(choose(state, state.legal_mask(), current[state.turn], threat)) >= 0:
             threat = moon_threat(state)
+            if shooting:
+                shooting = _give_up(state, current)
+
+
+def _give_up(state: HandState, modes: list[int]) -> bool:
+    """Put back to avoiding each shooter another seat has taken a penalty card from; True
+    while a seat is still shooting."""
+    penalty = state.forbidden_first
+    taken = state.taken
+    holders = [seat for seat in (0, 1, 2, 3) if taken[seat] & penalty]
+    still = False
+    for seat in (0, 1, 2, 3):
+        if modes[seat] == SHOOT:
+            if holders and holders != [seat]:
+                modes[seat] = AVOID
+            else:
+                still = True
+    return still
 
 
 def pass_dangers(hand: int) -> list[tuple[int, int]]:
