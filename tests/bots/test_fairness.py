@@ -39,6 +39,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "shoot_prior": 0.2,
         "moon_table": True,
         "give_up": True,
+        "seize": 10,
         "lead_noise": 0.9,
         "discard_noise": 0.8,
         "pass_noise": 0.7,

@@ -76,3 +76,24 @@ def test_a_shooter_that_gives_up_keeps_its_moons_and_takes_fewer_points() -> Non
     assert moons[True] == moons[False] > 0
     assert changed > 100
     assert points[True] < points[False] - 300
+
+
+def test_a_seat_that_has_won_every_point_so_far_may_seize_the_moon() -> None:
+    import random
+
+    rng = random.Random(4)
+    penalty = STANDARD.penalty_mask
+    moons = {0: 0, 10: 0, 99: 0}
+    for _ in range(400):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        taken = {}
+        for seize in moons:
+            state = HandState(STANDARD, (hands[0], hands[1], hands[2], hands[3]))
+            policy.playout(state, (policy.AVOID,) * 4, True, seize)
+            taken[seize] = [state.taken[s] & penalty for s in range(4)]
+            moons[seize] += penalty in taken[seize]
+        # Nobody ever holds 99 points: the same as never seizing.
+        assert taken[99] == taken[0]
+    assert moons[10] > 2 * moons[0]

@@ -121,6 +121,9 @@ class ExpertBot(Bot):
     """In the playouts, a seat shooting the moon goes back to avoiding points once another
     seat has won a penalty card (:func:`hearts.bots.policy.playout`); else it goes on
     taking every trick it can."""
+    seize: int = 0
+    """In the playouts, a seat avoiding points that has won every penalty card so far, this
+    many points' worth (10 or more), starts shooting (0: never; see ``give_up``)."""
     moon_table: bool = False
     """Instead of the two settings above: suspect an opponent holding every penalty card won so
     far from the first point, in the share of deals :data:`MOON_TABLE` gives for its points
@@ -247,7 +250,10 @@ class ExpertBot(Bot):
                         state.play(cards[c])
                         modes[seat] = my_mode
                         policy.playout(
-                            state, (modes[0], modes[1], modes[2], modes[3]), self.give_up
+                            state,
+                            (modes[0], modes[1], modes[2], modes[3]),
+                            self.give_up,
+                            self.seize,
                         )
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)
@@ -382,7 +388,10 @@ class ExpertBot(Bot):
                         modes = [policy.AVOID] * 4
                         modes[seat] = my_mode
                         policy.playout(
-                            state, (modes[0], modes[1], modes[2], modes[3]), self.give_up
+                            state,
+                            (modes[0], modes[1], modes[2], modes[3]),
+                            self.give_up,
+                            self.seize,
                         )
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)

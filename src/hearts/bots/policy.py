@@ -178,12 +178,16 @@ def _shoot(state: HandState, legal: int) -> int:
     return lowest_rank(non_points or legal)
 
 
-def playout(state: HandState, modes: tuple[int, int, int, int], give_up: bool = False) -> None:
+def playout(
+    state: HandState, modes: tuple[int, int, int, int], give_up: bool = False, seize: int = 0
+) -> None:
     """Finish the hand with the policy, each seat in its own mode.
 
     With ``give_up``, a seat shooting the moon goes back to avoiding points
     once another seat has won a penalty card, as a player would: the moon
     is gone, so the rest of the hand is about taking as few points as it can.
+    With ``seize`` (points), a seat avoiding points that has won every
+    penalty card so far, at least that many points' worth, starts shooting.
     """
     threat = moon_threat(state)
     shooting = give_up and SHOOT in modes
@@ -191,6 +195,11 @@ def playout(state: HandState, modes: tuple[int, int, int, int], give_up: bool = 
     while state.tricks_played < 13:
         if state.play(choose(state, state.legal_mask(), current[state.turn], threat)) >= 0:
             threat = moon_threat(state)
+            if seize and threat >= 0 and current[threat] == AVOID:
+                won = state.taken[threat] & state.forbidden_first
+                if (won & HEARTS_MASK).bit_count() + (13 if won & QS_BIT else 0) >= seize:
+                    current[threat] = SHOOT
+                    shooting = give_up
             if shooting:
                 shooting = _give_up(state, current)
 
