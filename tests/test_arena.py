@@ -25,6 +25,7 @@ from hearts.arena import (
     ratio_ci95,
     run_arena,
     t_975,
+    variant_changes,
 )
 from hearts.bots.base import Bot
 from hearts.bots.easy import EasyBot
@@ -390,3 +391,58 @@ def test_arena_reports_the_first_level_minus_the_others() -> None:
     assert difference.points_per_hand == pytest.approx(gap)
     assert difference.ci95 is not None
     assert difference.ci95[0] < difference.points_per_hand < difference.ci95[1]
+
+
+def test_a_variant_is_paired_with_its_control_deal_set_by_deal_set() -> None:
+    others = [PickyBot(), PickyBot(), PickyBot()]
+    control = run_arena([EasyBot(), *others], hands=48, seed=6, workers=1)
+    # The same settings again: every deal set identical, no change, no spread.
+    again = run_arena([EasyBot(), *others], hands=48, seed=6, workers=1)
+    [same] = variant_changes(control, again)
+    assert (same.level, same.other, same.identical, same.deal_sets) == ("easy", "picky", 3, 3)
+    assert same.change == 0 and same.ci95 == (0, 0)
+    # Only runs of the same seats on the same deals can be paired.
+    with pytest.raises(ArenaError):
+        variant_changes(control, run_arena([EasyBot(), *others], hands=48, seed=7, workers=1))
+    with pytest.raises(ArenaError):
+        variant_changes(control, run_arena([LowestBot(), *others], hands=48, seed=6, workers=1))
+
+
+def test_a_variant_of_a_different_level_is_paired_by_its_per_deal_set_gaps() -> None:
+    others = [PickyBot(), PickyBot(), PickyBot()]
+    control = run_arena([EasyBot(), *others], hands=64, seed=8, workers=1)
+    variant = run_arena([EasyBot(high_follow=0.9), *others], hands=64, seed=8, workers=1)
+    [change] = variant_changes(control, variant)
+    # Every deal set has the same length: the mean and t interval of the per-deal-set
+    # changes of "easy minus picky".
+    deltas = []
+    for d in range(4):
+        gap = []
+        for run in (control, variant):
+            (y1, n1), (y2, n2) = run.per_deal_set["easy"][d], run.per_deal_set["picky"][d]
+            gap.append(y1 / n1 - y2 / n2)
+        deltas.append(gap[1] - gap[0])
+    mean = sum(deltas) / 4
+    se = (sum((x - mean) ** 2 for x in deltas) / 3 / 4) ** 0.5
+    assert change.change == pytest.approx(mean)
+    assert change.ci95 is not None
+    assert change.ci95[0] == pytest.approx(mean - t_975(3) * se)
+    assert change.ci95[1] == pytest.approx(mean + t_975(3) * se)
+
+
+def test_arena_command_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "32", "--workers", "1"]
+    assert main([*argv, "--variant", "easy.high_follow=0.9", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    data = json.loads(lines[-1])
+    assert set(data) == {"control", "variant", "changes"}
+    [change] = data["changes"]
+    control = data["control"]["differences"][0]["points_per_hand"]
+    variant = data["variant"]["differences"][0]["points_per_hand"]
+    assert change["change"] == pytest.approx(variant - control, abs=1e-3)
+    assert lines[0] == "control:" and "variant:" in lines
+    assert any(line.startswith("variant minus control (easy minus random):") for line in lines)
+    # A bad variant is refused before anything is played.
+    assert main([*argv, "--variant", "easy.nothing=1"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "easy" in captured.err

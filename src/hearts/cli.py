@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from hearts import __version__
-from hearts.arena import DEFAULT_WORKERS, ArenaError, make_entrants, parse_settings, run_arena
+from hearts.arena import (
+    DEFAULT_WORKERS,
+    ArenaError,
+    make_entrants,
+    parse_settings,
+    run_arena,
+    variant_changes,
+)
 from hearts.bench import report, run_bench
 from hearts.cards import SUIT_MASK, SUIT_SYMBOLS, SUITS, CardSet, card_symbol
 from hearts.coach import DEFAULT_BUDGET, HandReview
@@ -184,15 +191,27 @@ def seat_number(text: str) -> int:
 def arena(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.seats.split(",")]
     try:
-        entrants = make_entrants(levels, parse_settings(args.settings))
-        result = run_arena(
-            entrants,
-            hands=args.hands,
-            seed=args.seed,
-            matches=args.matches,
-            workers=args.workers,
-            progress=show_progress if sys.stderr.isatty() else None,
-        )
+        settings = parse_settings(args.settings)
+        runs = [settings]
+        if args.variant:
+            changed = {level: dict(values) for level, values in settings.items()}
+            for level, values in parse_settings(args.variant).items():
+                changed.setdefault(level, {}).update(values)
+            runs.append(changed)
+        # Every run's bots are made (and their settings checked) before any plays.
+        entrants = [make_entrants(levels, run) for run in runs]
+        results = [
+            run_arena(
+                bots,
+                hands=args.hands,
+                seed=args.seed,
+                matches=args.matches,
+                workers=args.workers,
+                progress=show_progress if sys.stderr.isatty() else None,
+            )
+            for bots in entrants
+        ]
+        changes = variant_changes(results[0], results[1]) if args.variant else ()
     except ArenaError as error:
         raise UserError(str(error)) from None
     except KeyboardInterrupt:
@@ -200,9 +219,23 @@ def arena(args: argparse.Namespace) -> int:
     finally:
         if sys.stderr.isatty():
             print("\r\033[K", end="", file=sys.stderr, flush=True)
-    print("\n".join(result.table()))
+    if not args.variant:
+        print("\n".join(results[0].table()))
+        if args.json:
+            print(results[0].json_line())
+        return EXIT_OK
+    for title, result in zip(("control", "variant"), results, strict=True):
+        print(f"{title}:")
+        print("\n".join(result.table()))
+    for change in changes:
+        print(change.line())
     if args.json:
-        print(result.json_line())
+        both = {
+            "control": results[0].to_json(),
+            "variant": results[1].to_json(),
+            "changes": [change.to_json() for change in changes],
+        }
+        print(json.dumps(both))
     return EXIT_OK
 
 
@@ -513,6 +546,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="LEVEL.NAME=VALUE",
         help="change a level's setting, e.g. expert.samples=20 (repeatable)",
+    )
+    arena_parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="LEVEL.NAME=VALUE",
+        help=(
+            "also play the same deals with this setting changed (repeatable), and print "
+            "how it moved the first level's difference from the others, paired deal set "
+            "by deal set"
+        ),
     )
     arena_parser.set_defaults(run=arena)
 
