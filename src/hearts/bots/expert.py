@@ -11,7 +11,9 @@ For a play, the Expert
 3. plays every legal card in every drawn deal and finishes the hand with
    the fast playout policy (:mod:`hearts.bots.policy`), once with itself
    avoiding points and, while nobody else has taken a penalty card, once
-   trying to take them all (the moon);
+   trying to take them all (the moon); a seat trying for the moon in a
+   playout goes back to avoiding points as soon as another seat wins a
+   penalty card, as a player would (``give_up``, December 2026);
 4. scores each finish for the match, not just the hand: points given to the
    opponent who most threatens its win count for more, and a finish that
    ends the match counts as a win or a loss;
@@ -117,10 +119,10 @@ class ExpertBot(Bot):
     """Share of deals in which an opponent holding every penalty card so far is shooting."""
     suspicion_points: int = 8
     """An opponent holding every penalty card won so far is suspected from this many points."""
-    give_up: bool = False
+    give_up: bool = True
     """In the playouts, a seat shooting the moon goes back to avoiding points once another
-    seat has won a penalty card (:func:`hearts.bots.policy.playout`); else it goes on
-    taking every trick it can."""
+    seat has won a penalty card (:func:`hearts.bots.policy.playout`); False: it goes on
+    taking every trick it can, as before December 2026."""
     seize: int = 0
     """In the playouts, a seat avoiding points that has won every penalty card so far, this
     many points' worth (10 or more), starts shooting (0: never; see ``give_up``)."""

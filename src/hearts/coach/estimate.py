@@ -17,7 +17,9 @@ that it can report a cost for *every* option, not just pick one:
 An option's cost is the weighted mean, over the samples, of :class:`MatchCost`
 of the finished hand.  When the seat may still shoot the moon, each option is
 also finished with the seat trying to, and the cheaper of the two ways counts
-(as the Expert does).  The spread of the per-sample differences gives each
+(as the Expert does); a seat trying for the moon goes back to avoiding points
+once the moon is gone (the playout's ``give_up``, as the Expert's since
+December 2026).  The spread of the per-sample differences gives each
 option's standard error against the best option.
 """
 
@@ -242,7 +244,7 @@ class PlaySampler(Sampler):
         state = self._template.copy()
         state.hands = self.worlds[index][:]
         state.play(option)
-        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]), give_up=True)
         points = self.scorer.points(state.taken)
         return self.scorer.of_points(points), points[seat]
 
@@ -332,7 +334,7 @@ class PassSampler(Sampler):
         state = HandState(view.rules, holdings)
         modes = [policy.AVOID] * 4
         modes[seat] = mode
-        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]))
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]), give_up=True)
         points = self.scorer.points(state.taken)
         return self.scorer.of_points(points), points[seat]
 
