@@ -512,3 +512,25 @@ def test_the_moon_table_suspects_from_the_first_point() -> None:
     # The default suspects from 8 points, in half of the deals, whatever the trick.
     assert ExpertBot()._suspicion(view) == (0, 0.5)
     assert ExpertBot(suspicion_points=14)._suspicion(view) == (None, 0.5)
+
+
+@pytest.mark.parametrize("give_up", [True, False])
+def test_the_playouts_give_up_a_lost_moon_by_default(
+    give_up: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: set[tuple[bool, int]] = set()
+    playout = policy.playout
+
+    def recording(
+        state: HandState, modes: tuple[int, int, int, int], give_up: bool = False, seize: int = 0
+    ) -> None:
+        seen.add((give_up, seize))
+        playout(state, modes, give_up, seize)
+
+    monkeypatch.setattr(policy, "playout", recording)
+    bot = dataclasses.replace(ExpertBot(), samples=4, pool=0, pass_samples=2)
+    if not give_up:
+        bot = dataclasses.replace(bot, give_up=False)
+    bot.decide(next(south_decisions(searchable)), random.Random(1))
+    bot.decide(Match(seed=3).view(0), random.Random(1))  # a pass
+    assert seen == {(give_up, 0)}
