@@ -127,9 +127,10 @@ class ExpertBot(Bot):
     """In the playouts, a seat avoiding points that has won every penalty card so far, this
     many points' worth (10 or more), starts shooting (0: never; see ``give_up``)."""
     moon_table: bool = False
-    """Instead of the two settings above: suspect an opponent holding every penalty card won so
-    far from the first point, in the share of deals :data:`MOON_TABLE` gives for its points
-    and the tricks played (how often ``expert-2026-11`` players went on to shoot)."""
+    """Instead of ``moon_suspicion`` and ``suspicion_points``: suspect an opponent holding every
+    penalty card won so far from the first point, in the share of deals :data:`MOON_TABLE`
+    gives for its points and the tricks played (how often ``expert-2026-11`` players went on
+    to shoot)."""
     play_noise: float = 0.5
     """How often, in the likelihood model, an opponent plays other than the policy would..."""
     noise_per_card: float = 0.0

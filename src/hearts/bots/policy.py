@@ -5,7 +5,8 @@ this policy for all four seats, so it must be cheap (a few microseconds a
 card) and reasonable: duck under the winning card, take a clean trick last,
 never keep the queen of spades when it can be dropped, lead low, keep out of
 spades while holding the queen.  A seat may also play in *shoot* mode
-(taking every trick it can), which is how the search finds a moon.
+(taking every trick it can), which is how the search finds a moon; the
+Expert's playouts give a moon up once another seat has won a penalty card.
 """
 
 from __future__ import annotations
@@ -70,9 +71,12 @@ def moon_threat(state: HandState) -> int:
             holder = seat
     if holder < 0:
         return -1
-    won = taken[holder] & penalty
-    points = (won & HEARTS_MASK).bit_count() + (13 if won & QS_BIT else 0)
-    return holder if points >= 10 else -1
+    return holder if _points(taken[holder] & penalty) >= 10 else -1
+
+
+def _points(won: int) -> int:
+    """The standard points of the penalty cards ``won``."""
+    return (won & HEARTS_MASK).bit_count() + (13 if won & QS_BIT else 0)
 
 
 def choose(state: HandState, legal: int, mode: int, threat: int = -1) -> int:
@@ -195,18 +199,21 @@ def playout(
     while state.tricks_played < 13:
         if state.play(choose(state, state.legal_mask(), current[state.turn], threat)) >= 0:
             threat = moon_threat(state)
-            if seize and threat >= 0 and current[threat] == AVOID:
-                won = state.taken[threat] & state.forbidden_first
-                if (won & HEARTS_MASK).bit_count() + (13 if won & QS_BIT else 0) >= seize:
-                    current[threat] = SHOOT
-                    shooting = give_up
+            if (
+                seize
+                and threat >= 0
+                and current[threat] == AVOID
+                and _points(state.taken[threat] & state.forbidden_first) >= seize
+            ):
+                current[threat] = SHOOT
+                shooting = give_up
             if shooting:
                 shooting = _give_up(state, current)
 
 
 def _give_up(state: HandState, modes: list[int]) -> bool:
-    """Put back to avoiding each shooter another seat has taken a penalty card from; True
-    while a seat is still shooting."""
+    """Put each shooter back to avoiding points once another seat has won a penalty card;
+    True while some seat is still shooting."""
     penalty = state.forbidden_first
     taken = state.taken
     holders = [seat for seat in (0, 1, 2, 3) if taken[seat] & penalty]
