@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hearts.bots import policy
 from hearts.cards import card_text
 from hearts.hand import HandState
@@ -52,8 +54,6 @@ def test_discards_its_highest_card_when_it_holds_no_point_to_throw() -> None:
 
 
 def test_a_shooter_that_gives_up_keeps_its_moons_and_takes_fewer_points() -> None:
-    import random
-
     rng = random.Random(3)
     penalty = STANDARD.penalty_mask
     moons = {False: 0, True: 0}
@@ -79,8 +79,6 @@ def test_a_shooter_that_gives_up_keeps_its_moons_and_takes_fewer_points() -> Non
 
 
 def test_a_seat_that_has_won_every_point_so_far_may_seize_the_moon() -> None:
-    import random
-
     rng = random.Random(4)
     penalty = STANDARD.penalty_mask
     moons = {0: 0, 10: 0, 99: 0}
