@@ -49,6 +49,10 @@ The figures per level (all seats of that level pooled):
   deal set by deal set (:func:`difference_ci95`).  This is the figure to
   compare two levels by: their own intervals overlap much more, because the
   cards of a deal set move both levels' points the same way.
+
+A *variant* (:func:`variant_changes`, ``hearts arena --variant``) is the
+same tournament played again with some settings changed; how much that
+moved each difference is paired deal set by deal set with the control.
 """
 
 from __future__ import annotations
@@ -556,8 +560,9 @@ class VariantChange:
     The control and the variant play the same deal sets with the same
     generators, so a deal set in which the change altered no decision
     scores exactly the same in both: pairing the two runs deal set by deal
-    set cancels the luck they share, and the interval is far narrower than
-    that of either run's difference.
+    set cancels the luck they share, and the interval is narrower than
+    that of either run's difference (half to four fifths as wide for the
+    Expert's settings measured in ``docs/strength.md``).
     """
 
     level: str
