@@ -186,12 +186,12 @@ def review_decision(
     seed go into the estimate.
     """
     # The bots' modules load on the first review, not with ``import hearts``.
+    from hearts.bots.policy import pass_candidates
     from hearts.coach.estimate import (
         PassSampler,
         PlaySampler,
         Sampler,
         estimate_moon,
-        pass_candidates,
     )
 
     rng = decision_rng(seed, view, kind)

@@ -295,19 +295,6 @@ def suspected_shooter(view: SeatView) -> int | None:
 # --- passes ------------------------------------------------------------------
 
 
-def pass_candidates(hand: int) -> list[int]:
-    """The policy's shortlist: its three most dangerous cards, one-card swaps, the three lowest."""
-    ranked = [card for _, card in policy.pass_dangers(hand)]
-    top, rest = ranked[:3], ranked[3:6]
-    base = sum(1 << card for card in top)
-    candidates = [base]
-    for out in top:
-        for alternative in rest:
-            candidates.append(base & ~(1 << out) | 1 << alternative)
-    candidates.append(sum(1 << card for card in ranked[-3:]))
-    return list(dict.fromkeys(candidates))
-
-
 class PassSampler(Sampler):
     """Deals of the 39 unseen cards, all equally likely; the others pass by rule of thumb."""
 
