@@ -25,7 +25,6 @@ from hearts.arena import (
     ratio_ci95,
     run_arena,
     t_975,
-    variant_changes,
 )
 from hearts.bots.base import Bot
 from hearts.bots.easy import EasyBot
@@ -35,6 +34,7 @@ from hearts.deal import seeded_deal
 from hearts.match import Phase
 from hearts.record import read_record
 from hearts.rules import Rules
+from hearts.variants import variant_changes
 from hearts.view import SeatView
 from helpers import mask
 

@@ -50,7 +50,7 @@ The figures per level (all seats of that level pooled):
   compare two levels by: their own intervals overlap much more, because the
   cards of a deal set move both levels' points the same way.
 
-A *variant* (:func:`variant_changes`, ``hearts arena --variant``) is the
+A *variant* (:func:`hearts.variants.variant_changes`, ``hearts arena --variant``) is the
 same tournament played again with some settings changed; how much that
 moved each difference is paired deal set by deal set with the control.
 """
@@ -548,109 +548,6 @@ def run_arena(
             for level, tally in tallies.items()
         },
     )
-
-
-# --- a variant against its control, on the same deals -------------------------------
-
-
-@dataclass(frozen=True)
-class VariantChange:
-    """How a change of settings moved "the first level minus another level" (paired).
-
-    The control and the variant play the same deal sets with the same
-    generators, so a deal set in which the change altered no decision
-    scores exactly the same in both: pairing the two runs deal set by deal
-    set cancels the luck they share, and the interval is narrower than
-    that of either run's difference (half to four fifths as wide for the
-    Expert's settings measured in ``docs/strength.md``).
-    """
-
-    level: str
-    other: str
-    control: float
-    variant: float
-    ci95: tuple[float, float] | None
-    """Of ``variant - control``."""
-    identical: int
-    """Deal sets in which every level scored the same in both runs."""
-    deal_sets: int
-
-    @property
-    def change(self) -> float:
-        return self.variant - self.control
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "level": self.level,
-            "other": self.other,
-            "control": round(self.control, 4),
-            "variant": round(self.variant, 4),
-            "change": round(self.change, 4),
-            "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
-            "identical_deal_sets": self.identical,
-            "deal_sets": self.deal_sets,
-        }
-
-    def line(self) -> str:
-        ci = "n/a" if self.ci95 is None else f"[{self.ci95[0]:+.3f}, {self.ci95[1]:+.3f}]"
-        return (
-            f"variant minus control ({self.level} minus {self.other}): "
-            f"{self.change:+.3f} pts/hand, 95% CI {ci}; {self.variant:+.3f} against "
-            f"{self.control:+.3f} ({self.identical} of {self.deal_sets} deal sets identical)"
-        )
-
-
-def variant_changes(control: ArenaResult, variant: ArenaResult) -> tuple[VariantChange, ...]:
-    """For each other level: the variant's change of "first level minus it", paired by deal set.
-
-    Each run's difference is linearised as in :func:`difference_ci95`; the
-    change's standard error is the cluster-robust one of the per-deal-set
-    residuals of the variant minus those of the control.
-    """
-    if control.seed != variant.seed or control.seats != variant.seats:
-        raise ArenaError("a variant is compared with a control of the same seats and seed")
-    first = control.seats[0]
-    shared = set(control.per_deal_set.get(first, {})) & set(variant.per_deal_set.get(first, {}))
-    changes = []
-    for other in list(dict.fromkeys(control.seats))[1:]:
-        clusters = sorted(
-            shared
-            & set(control.per_deal_set.get(other, {}))
-            & set(variant.per_deal_set.get(other, {}))
-        )
-        if not clusters:
-            continue
-        residuals = []
-        diffs = []
-        for run in (control, variant):
-            mine, theirs = run.per_deal_set[first], run.per_deal_set[other]
-            n1 = sum(mine[d][1] for d in clusters)
-            n2 = sum(theirs[d][1] for d in clusters)
-            r1 = sum(mine[d][0] for d in clusters) / n1
-            r2 = sum(theirs[d][0] for d in clusters) / n2
-            diffs.append(r1 - r2)
-            residuals.append(
-                [
-                    (mine[d][0] - r1 * mine[d][1]) / n1 - (theirs[d][0] - r2 * theirs[d][1]) / n2
-                    for d in clusters
-                ]
-            )
-        count = len(clusters)
-        change = diffs[1] - diffs[0]
-        ci: tuple[float, float] | None = None
-        if count >= 2:
-            spread = sum((v - c) ** 2 for c, v in zip(residuals[0], residuals[1], strict=True))
-            half = t_975(count - 1) * math.sqrt(count / (count - 1) * spread)
-            ci = (change - half, change + half)
-        identical = sum(
-            all(
-                control.per_deal_set[level].get(d) == variant.per_deal_set[level].get(d)
-                for level in control.per_deal_set
-            )
-            for d in clusters
-        )
-        changes.append(VariantChange(first, other, diffs[0], diffs[1], ci, identical, count))
-    return tuple(changes)
 
 
 def _naturals() -> Iterator[int]:

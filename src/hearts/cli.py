@@ -17,7 +17,6 @@ from hearts.arena import (
     make_entrants,
     parse_settings,
     run_arena,
-    variant_changes,
 )
 from hearts.bench import report, run_bench
 from hearts.cards import SUIT_MASK, SUIT_SYMBOLS, SUITS, CardSet, card_symbol
@@ -26,6 +25,7 @@ from hearts.match import HandLog, HandResult, Match, Phase
 from hearts.record import RecordError, dumps_record, loads_record
 from hearts.rules import SEAT_NAMES, SEATS, PassDirection
 from hearts.suggest import DEFAULT_LEVEL, DEFAULT_SEED, suggest_in_match
+from hearts.variants import variant_changes
 from hearts.view import split_tricks
 
 if TYPE_CHECKING:
