@@ -522,9 +522,16 @@ def test_the_playouts_give_up_a_lost_moon_by_default(
     playout = policy.playout
 
     def recording(
-        state: HandState, modes: tuple[int, int, int, int], give_up: bool = False, seize: int = 0
+        state: HandState,
+        modes: tuple[int, int, int, int],
+        give_up: bool = False,
+        seize: int = 0,
+        noise: float = 0.0,
+        rng: random.Random | None = None,
+        steady: int = -1,
     ) -> None:
         seen.add((give_up, seize))
+        assert noise == 0.0 and rng is None
         playout(state, modes, give_up, seize)
 
     monkeypatch.setattr(policy, "playout", recording)
@@ -534,3 +541,16 @@ def test_the_playouts_give_up_a_lost_moon_by_default(
     bot.decide(next(south_decisions(searchable)), random.Random(1))
     bot.decide(Match(seed=3).view(0), random.Random(1))  # a pass
     assert seen == {(give_up, 0)}
+
+
+def test_with_playout_noise_the_other_seats_sometimes_play_at_random() -> None:
+    # Only the opponents are noisy, the same draws for every candidate in a deal: with
+    # noise the costs move, and the search still decides for the view it was given.
+    view = next(south_decisions(searchable))
+    quiet = dataclasses.replace(ExpertBot(), samples=30, pool=0)
+    noisy = dataclasses.replace(quiet, playout_noise=0.3)
+    calm = quiet.weigh_plays(view, random.Random(5))
+    shaken = noisy.weigh_plays(view, random.Random(5))
+    assert calm.options == shaken.options
+    assert calm.costs != shaken.costs
+    assert noisy.weigh_plays(view, random.Random(5)) == shaken

@@ -95,3 +95,33 @@ def test_a_seat_that_has_won_every_point_so_far_may_seize_the_moon() -> None:
         # Nobody ever holds 99 points: the same as never seizing.
         assert taken[99] == taken[0]
     assert moons[10] > 2 * moons[0]
+
+
+def test_playout_noise_leaves_the_steady_seat_to_the_policy() -> None:
+    deals = random.Random(6)
+    state: HandState
+    rolls = [0, 0, 0, 0]
+
+    class Dice(random.Random):
+        """Notes whose turn it is each time the playout rolls for a random card."""
+
+        def random(self) -> float:
+            rolls[state.turn] += 1
+            return super().random()
+
+    changed = 0
+    for _ in range(100):
+        cards = list(range(52))
+        deals.shuffle(cards)
+        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        quiet = HandState(STANDARD, (hands[0], hands[1], hands[2], hands[3]))
+        policy.playout(quiet, (policy.AVOID,) * 4)
+        state = HandState(STANDARD, (hands[0], hands[1], hands[2], hands[3]))
+        policy.playout(state, (policy.AVOID,) * 4, False, 0, 0.5, Dice(1), 2)
+        assert state.tricks_played == 13
+        changed += state.taken != quiet.taken
+    # Seat 2 never rolls, so it always plays the policy's card; the others roll whenever
+    # they have a choice, and half the time play another card, which changes the tricks.
+    assert rolls[2] == 0
+    assert min(rolls[s] for s in (0, 1, 3)) > 300
+    assert changed > 90

@@ -131,6 +131,9 @@ class ExpertBot(Bot):
     penalty card won so far from the first point, in the share of deals :data:`MOON_TABLE`
     gives for its points and the tricks played (how often ``expert-2026-11`` players went on
     to shoot)."""
+    playout_noise: float = 0.0
+    """In the playouts, how often each other seat plays a legal card at random instead of
+    the policy's (the same random draws for every candidate in a deal); 0: never."""
     play_noise: float = 0.5
     """How often, in the likelihood model, an opponent plays other than the policy would..."""
     noise_per_card: float = 0.0
@@ -244,6 +247,7 @@ class ExpertBot(Bot):
                 for other in range(4):
                     if shooting >> other & 1:
                         modes[other] = policy.SHOOT
+                chaos = rng.getrandbits(32) if self.playout_noise > 0 else 0
                 row: list[list[float]] = []
                 for c in active:
                     costs = []
@@ -252,12 +256,7 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
-                        policy.playout(
-                            state,
-                            (modes[0], modes[1], modes[2], modes[3]),
-                            self.give_up,
-                            self.seize,
-                        )
+                        self._playout(state, modes, seat, chaos)
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)
                 search.add(active, weight, row)
@@ -265,6 +264,20 @@ class ExpertBot(Bot):
             if exhausted or search.settled(self.close):
                 break
         return search.weighed(cards)
+
+    def _playout(self, state: HandState, modes: list[int], seat: int, chaos: int) -> None:
+        """Finish the hand in ``state`` with the policy, each seat in its mode; with
+        ``playout_noise``, the seats other than ``seat`` (ours) play at random that often,
+        the draws coming from the seed ``chaos``."""
+        policy.playout(
+            state,
+            (modes[0], modes[1], modes[2], modes[3]),
+            self.give_up,
+            self.seize,
+            self.playout_noise,
+            random.Random(chaos) if self.playout_noise > 0 else None,
+            seat,
+        )
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
@@ -382,6 +395,7 @@ class ExpertBot(Bot):
             for world in worlds:
                 # The other seats' passes do not depend on ours: worked out once per deal.
                 passes = _others_passes(world, seat, direction)
+                chaos = rng.getrandbits(32) if self.playout_noise > 0 else 0
                 row: list[list[float]] = []
                 for c in active:
                     costs = []
@@ -390,12 +404,7 @@ class ExpertBot(Bot):
                         state = HandState(view.rules, holdings)
                         modes = [policy.AVOID] * 4
                         modes[seat] = my_mode
-                        policy.playout(
-                            state,
-                            (modes[0], modes[1], modes[2], modes[3]),
-                            self.give_up,
-                            self.seize,
-                        )
+                        self._playout(state, modes, seat, chaos)
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)
                 search.add(active, 1.0, row)

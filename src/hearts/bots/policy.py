@@ -11,6 +11,7 @@ Expert's playouts give a moon up once another seat has won a penalty card.
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from hearts.cards import (
@@ -22,7 +23,7 @@ from hearts.cards import (
     SUIT_MASK,
     TWO_OF_CLUBS,
 )
-from hearts.hand import TWO_OF_CLUBS_BIT, HandState
+from hearts.hand import TWO_OF_CLUBS_BIT, HandState, random_card
 
 QS_BIT: Final = 1 << QUEEN_OF_SPADES
 HIGH_SPADES: Final = (1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES)
@@ -183,7 +184,13 @@ def _shoot(state: HandState, legal: int) -> int:
 
 
 def playout(
-    state: HandState, modes: tuple[int, int, int, int], give_up: bool = False, seize: int = 0
+    state: HandState,
+    modes: tuple[int, int, int, int],
+    give_up: bool = False,
+    seize: int = 0,
+    noise: float = 0.0,
+    rng: random.Random | None = None,
+    steady: int = -1,
 ) -> None:
     """Finish the hand with the policy, each seat in its own mode.
 
@@ -192,12 +199,25 @@ def playout(
     is gone, so the rest of the hand is about taking as few points as it can.
     With ``seize`` (points), a seat avoiding points that has won every
     penalty card so far, at least that many points' worth, starts shooting.
+    With ``noise`` (and ``rng``), every seat but ``steady`` plays a legal card
+    at random instead of the policy's, with that chance, whenever it has a choice.
     """
     threat = moon_threat(state)
     shooting = give_up and SHOOT in modes
     current = list(modes)
+    chaos = rng if noise > 0 else None
     while state.tricks_played < 13:
-        if state.play(choose(state, state.legal_mask(), current[state.turn], threat)) >= 0:
+        legal = state.legal_mask()
+        if (
+            chaos is not None
+            and state.turn != steady
+            and legal & (legal - 1)
+            and chaos.random() < noise
+        ):
+            card = random_card(legal, chaos)
+        else:
+            card = choose(state, legal, current[state.turn], threat)
+        if state.play(card) >= 0:
             threat = moon_threat(state)
             if (
                 seize
