@@ -318,7 +318,7 @@ def test_a_pool_of_deals_is_weighed_before_the_playouts(monkeypatch: pytest.Monk
         playout(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(expert_module.policy, "playout", counting_playouts)
-    bot = ExpertBot(samples=10, pool=50)
+    bot = ExpertBot(samples=10, pool=50, rounds=1)
     searched = 0
     for view in south_decisions(searchable):
         calls[0] = playouts[0] = 0
@@ -375,8 +375,10 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
 def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = count_deals(monkeypatch)
     # No candidate is ever dropped (close is huge): only the weights decide when to stop.
-    wanting = ExpertBot(samples=10, pool=0, close=1e9, min_effective=1000.0, max_samples=30)
-    content = ExpertBot(samples=10, pool=0, close=1e9, min_effective=1.0, max_samples=30)
+    wanting = ExpertBot(
+        samples=10, pool=0, rounds=1, close=1e9, min_effective=1000.0, max_samples=30
+    )
+    content = ExpertBot(samples=10, pool=0, rounds=1, close=1e9, min_effective=1.0, max_samples=30)
     dealt: list[int] = []
     for view in south_decisions(searchable):
         calls[0] = 0
@@ -504,14 +506,15 @@ def test_the_moon_table_suspects_from_the_first_point() -> None:
     )
     # North (seat 0) wins the clubs and the diamonds without a point: nobody is suspected.
     match = position(deal, "2C 6C TC AC AD 2D 6D TD")
-    assert ExpertBot(moon_table=True)._suspicion(match.view(1)) == (None, 0.0)
+    assert ExpertBot()._suspicion(match.view(1)) == (None, 0.0)
     # Then the spades, with the queen: 13 points after three tricks.
     match = position(deal, "2C 6C TC AC AD 2D 6D TD AS 2S 6S QS")
     view = match.view(1)
-    assert ExpertBot(moon_table=True)._suspicion(view) == (0, expert_module.MOON_TABLE[2][0])
-    # The default suspects from 8 points, in half of the deals, whatever the trick.
-    assert ExpertBot()._suspicion(view) == (0, 0.5)
-    assert ExpertBot(suspicion_points=14)._suspicion(view) == (None, 0.5)
+    assert ExpertBot()._suspicion(view) == (0, expert_module.MOON_TABLE[2][0])
+    # Without the table: from 8 points, in half of the deals, whatever the trick.
+    table_off = ExpertBot(moon_table=False)
+    assert table_off._suspicion(view) == (0, 0.5)
+    assert dataclasses.replace(table_off, suspicion_points=14)._suspicion(view) == (None, 0.5)
 
 
 @pytest.mark.parametrize("give_up", [True, False])

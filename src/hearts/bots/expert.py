@@ -4,9 +4,9 @@ For a play, the Expert
 
 1. infers what it can from its view (:mod:`hearts.bots.knowledge`): the
    unseen cards, who is void in what, where the cards it passed are;
-2. deals the unseen cards many times (800) consistent with all of it,
+2. deals the unseen cards many times (1,600) consistent with all of it,
    weighs each deal by how likely the opponents' actual plays were in it
-   (under a noisy version of the playout policy), and draws 150 of them in
+   (under a noisy version of the playout policy), and draws 200 of them in
    proportion to those weights;
 3. plays every legal card in every drawn deal and finishes the hand with
    the fast playout policy (:mod:`hearts.bots.policy`), once with itself
@@ -30,17 +30,18 @@ The search can run in rounds of deals: after each round, the cards whose
 cost is clearly worse than the best one's (by more than ``close`` standard
 errors of the difference, measured on the same deals) are dropped, and only
 the rest are played out in the next round's deals, up to ``rounds`` rounds
-(default one).  Equivalent cards (touching cards of a suit worth the same
+(three since the sixth session; one before).  Equivalent cards (touching cards of a suit worth the same
 points) are scored once.  The budget is a number of deals, never a time,
 unless ``time_limit`` is set.
 
 An opponent who has taken every penalty card so far is assumed, in part of
-the deals, to be shooting, so the search sees the moon coming and spends a
+the deals, to be shooting (from its first point, in the share of deals
+:data:`MOON_TABLE` gives), so the search sees the moon coming and spends a
 heart to stop it.
 
 For the pass it shortlists sets of dangerous cards and plays whole sampled
-hands with each (160 deals), the other seats passing by the same rules of
-thumb.
+hands with each (160 deals, then 160 more for the sets still close to the
+best, twice), the other seats passing by the same rules of thumb.
 
 The Expert of November 2026 is kept unchanged as the level
 ``expert-2026-11`` (:mod:`hearts.bots.expert_2026_11`), the yardstick for
@@ -95,20 +96,20 @@ class ExpertBot(Bot):
 
     The search can run in rounds: after each, only the candidates still close
     to the best get more deals, up to ``rounds`` rounds (``pass_rounds`` for
-    the pass); the defaults are one round each, as measured in
+    the pass); the defaults are three rounds each, as measured in
     ``docs/strength.md``, which also gives what every setting below gained.
     """
 
-    samples: int = 150
+    samples: int = 200
     """Deals played out per round of a play decision (the first round scores every card)."""
-    pool: int = 800
+    pool: int = 1600
     """Deals weighed by the likelihood before ``samples`` of them are drawn in proportion to
     their weights; 0 (or no more than ``samples``): play out every deal dealt, weighted."""
-    rounds: int = 1
+    rounds: int = 3
     """The most rounds of a play decision: at most ``samples * rounds`` deals."""
     pass_samples: int = 160
     """Deals sampled per round of a pass decision."""
-    pass_rounds: int = 1
+    pass_rounds: int = 3
     """The most rounds of a pass decision: at most ``pass_samples * pass_rounds`` deals."""
     close: float = 2.0
     """A candidate stays in the search while its cost is within this many standard errors of the
@@ -116,9 +117,10 @@ class ExpertBot(Bot):
     time_limit: float | None = None
     """If set, stop sampling once this many seconds have passed (results then depend on speed)."""
     moon_suspicion: float = 0.5
-    """Share of deals in which an opponent holding every penalty card so far is shooting."""
+    """With ``moon_table`` off: the share of deals in which an opponent holding every penalty
+    card so far is shooting..."""
     suspicion_points: int = 8
-    """An opponent holding every penalty card won so far is suspected from this many points."""
+    """...once it holds this many points."""
     give_up: bool = True
     """In the playouts, a seat shooting the moon goes back to avoiding points once another
     seat has won a penalty card (:func:`hearts.bots.policy.playout`); False: it goes on
@@ -126,7 +128,7 @@ class ExpertBot(Bot):
     seize: int = 0
     """In the playouts, a seat avoiding points that has won every penalty card so far, this
     many points' worth (10 or more), starts shooting (0: never; see ``give_up``)."""
-    moon_table: bool = False
+    moon_table: bool = True
     """Instead of ``moon_suspicion`` and ``suspicion_points``: suspect an opponent holding every
     penalty card won so far from the first point, in the share of deals :data:`MOON_TABLE`
     gives for its points and the tricks played (how often ``expert-2026-11`` players went on
