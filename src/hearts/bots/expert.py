@@ -26,13 +26,13 @@ deals.
 Weighing is cheap and playing out is not, so now many deals are weighed
 and only likely ones are played out (``docs/strength.md``).
 
-The search can run in rounds of deals: after each round, the cards whose
+The search runs in rounds of deals: after each round, the cards whose
 cost is clearly worse than the best one's (by more than ``close`` standard
 errors of the difference, measured on the same deals) are dropped, and only
 the rest are played out in the next round's deals, up to ``rounds`` rounds
-(three since the sixth session; one before).  Equivalent cards (touching cards of a suit worth the same
-points) are scored once.  The budget is a number of deals, never a time,
-unless ``time_limit`` is set.
+(three since the sixth session; one before).  Equivalent cards (touching
+cards of a suit worth the same points) are scored once.  The budget is a
+number of deals, never a time, unless ``time_limit`` is set.
 
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting (from its first point, in the share of deals
