@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -15,17 +14,8 @@ from typing import Any
 
 import pytest
 
-from hearts.bots import make_bot
 from hearts.match import Match
-from hearts.server.workers import (
-    QUICK_LEVELS,
-    QUICK_PACE_BUDGETS,
-    BotPool,
-    Hints,
-    HintsBusy,
-    decide,
-    hint,
-)
+from hearts.server.workers import QUICK_LEVELS, BotPool, Hints, HintsBusy, decide, hint
 
 
 def test_a_killed_worker_process_is_replaced() -> None:
@@ -79,24 +69,6 @@ def test_quick_levels_decide_without_the_executor() -> None:
     pool.close()  # an executor that takes no job: the quick levels do not need it
     for level in QUICK_LEVELS:
         assert asyncio.run(pool.decide(level, view, seed=1)) == decide(level, view, 1)
-
-
-def test_at_the_quick_pace_the_expert_plays_on_its_smaller_budget() -> None:
-    match = Match(seed=3)
-    normal, rng = make_bot("normal"), random.Random(0)
-    for seat in range(4):
-        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
-    view = match.view(match.turn)
-    while len(view.tricks) < 3 or len(view.legal) < 3:
-        match.play(normal.decide(view, rng).cards[0])
-        view = match.view(match.turn)
-    quick = make_bot("expert", **QUICK_PACE_BUDGETS["expert"])
-    assert decide("expert", view, 1, quick=True) == quick.decide(view, random.Random(1))
-    assert decide("expert", view, 1) == make_bot("expert").decide(view, random.Random(1))
-    # The budget is settings of the Expert, not another player: the same rules, fewer deals.
-    assert QUICK_PACE_BUDGETS.keys() <= {"expert"}
-    assert quick != make_bot("expert")
-    assert decide("normal", view, 1, quick=True) == decide("normal", view, 1)
 
 
 class GatedPool(BotPool):

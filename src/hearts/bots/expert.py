@@ -4,9 +4,9 @@ For a play, the Expert
 
 1. infers what it can from its view (:mod:`hearts.bots.knowledge`): the
    unseen cards, who is void in what, where the cards it passed are;
-2. deals the unseen cards many times (1,600) consistent with all of it,
+2. deals the unseen cards many times (800) consistent with all of it,
    weighs each deal by how likely the opponents' actual plays were in it
-   (under a noisy version of the playout policy), and draws 200 of them in
+   (under a noisy version of the playout policy), and draws 150 of them in
    proportion to those weights;
 3. plays every legal card in every drawn deal and finishes the hand with
    the fast playout policy (:mod:`hearts.bots.policy`), once with itself
@@ -26,11 +26,11 @@ deals.
 Weighing is cheap and playing out is not, so now many deals are weighed
 and only likely ones are played out (``docs/strength.md``).
 
-The search runs in rounds of deals: after each round, the cards whose
+The search can run in rounds of deals: after each round, the cards whose
 cost is clearly worse than the best one's (by more than ``close`` standard
 errors of the difference, measured on the same deals) are dropped, and only
 the rest are played out in the next round's deals, up to ``rounds`` rounds
-(three since the sixth session; one before).  Equivalent cards (touching
+(default one; three for the pass since the sixth session).  Equivalent cards (touching
 cards of a suit worth the same points) are scored once.  The budget is a
 number of deals, never a time, unless ``time_limit`` is set.
 
@@ -96,16 +96,16 @@ class ExpertBot(Bot):
 
     The search can run in rounds: after each, only the candidates still close
     to the best get more deals, up to ``rounds`` rounds (``pass_rounds`` for
-    the pass); the defaults are three rounds each, as measured in
+    the pass); the defaults are one round for a play and three for the pass, as measured in
     ``docs/strength.md``, which also gives what every setting below gained.
     """
 
-    samples: int = 200
+    samples: int = 150
     """Deals played out per round of a play decision (the first round scores every card)."""
-    pool: int = 1600
+    pool: int = 800
     """Deals weighed by the likelihood before ``samples`` of them are drawn in proportion to
     their weights; 0 (or no more than ``samples``): play out every deal dealt, weighted."""
-    rounds: int = 3
+    rounds: int = 1
     """The most rounds of a play decision: at most ``samples * rounds`` deals."""
     pass_samples: int = 160
     """Deals sampled per round of a pass decision."""

@@ -50,19 +50,9 @@ def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
     os._exit(0)
 
 
-QUICK_PACE_BUDGETS: Final[dict[str, dict[str, Any]]] = {
-    "expert": {"pool": 800, "samples": 150, "rounds": 1},
-}
-"""At the quick pace a computer has a quarter of a second for most plays: the Expert then
-searches its plays with the budget of December 2026, which fits in it (its passes, made
-while the player chooses theirs, keep the full budget; ``docs/strength.md``)."""
-
-
-def decide(level: str, view: SeatView, seed: int, quick: bool = False) -> Decision:
-    """A bot's decision (module level: it runs in worker processes); ``quick``: the table
-    plays at the quick pace, and the level's :data:`QUICK_PACE_BUDGETS` apply."""
-    settings = QUICK_PACE_BUDGETS.get(level, {}) if quick else {}
-    return make_bot(level, **settings).decide(view, random.Random(seed))
+def decide(level: str, view: SeatView, seed: int) -> Decision:
+    """A bot's decision (module level: it runs in worker processes)."""
+    return make_bot(level).decide(view, random.Random(seed))
 
 
 HINT_LEVEL: Final = DEFAULT_LEVEL
@@ -107,10 +97,10 @@ class BotPool:
             )
         return ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="bot")
 
-    async def decide(self, level: str, view: SeatView, seed: int, quick: bool = False) -> Decision:
+    async def decide(self, level: str, view: SeatView, seed: int) -> Decision:
         if level in self._quick:
-            return decide(level, view, seed, quick)
-        return await self._run(decide, level, view, seed, quick)
+            return decide(level, view, seed)
+        return await self._run(decide, level, view, seed)
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)`` in the executor (a pure function: run again if a worker died)."""

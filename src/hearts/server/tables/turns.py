@@ -99,10 +99,8 @@ class Turns:
     ) -> None:
         loop = asyncio.get_running_loop()
         started = loop.time()
-        quick = self.table.data.pace == "quick"
         jobs = [
-            self.table.env.pool.decide(level, view, self.seed(seat), quick)
-            for seat, level, view in views
+            self.table.env.pool.decide(level, view, self.seed(seat)) for seat, level, view in views
         ]
         try:
             decisions = await asyncio.gather(*jobs)
