@@ -547,8 +547,8 @@ def test_the_playouts_give_up_a_lost_moon_by_default(
 
 
 def test_with_playout_noise_the_other_seats_sometimes_play_at_random() -> None:
-    # Only the opponents are noisy, the same draws for every candidate in a deal: with
-    # noise the costs move, and the search still decides for the view it was given.
+    # With noise the opponents' random plays move the costs; the draws come from the
+    # decision's generator, so the same seed gives the same costs.
     view = next(south_decisions(searchable))
     quiet = dataclasses.replace(ExpertBot(), samples=30, pool=0)
     noisy = dataclasses.replace(quiet, playout_noise=0.3)

@@ -30,9 +30,10 @@ The search can run in rounds of deals: after each round, the cards whose
 cost is clearly worse than the best one's (by more than ``close`` standard
 errors of the difference, measured on the same deals) are dropped, and only
 the rest are played out in the next round's deals, up to ``rounds`` rounds
-(default one; three for the pass since the sixth session).  Equivalent cards (touching
-cards of a suit worth the same points) are scored once.  The budget is a
-number of deals, never a time, unless ``time_limit`` is set.
+(default one; three for the pass since the sixth session).  Equivalent
+cards (touching cards of a suit worth the same points) are scored once.
+The budget is a number of deals, never a time, unless ``time_limit`` is
+set.
 
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting (from its first point, in the share of deals
@@ -96,8 +97,9 @@ class ExpertBot(Bot):
 
     The search can run in rounds: after each, only the candidates still close
     to the best get more deals, up to ``rounds`` rounds (``pass_rounds`` for
-    the pass); the defaults are one round for a play and three for the pass, as measured in
-    ``docs/strength.md``, which also gives what every setting below gained.
+    the pass); the defaults are one round for a play and three for the pass,
+    as measured in ``docs/strength.md``, which also gives what every setting
+    below gained.
     """
 
     samples: int = 150
