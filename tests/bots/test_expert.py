@@ -20,7 +20,7 @@ from hearts.hand import HandState
 from hearts.match import Match, Phase
 from hearts.rules import PassDirection, Rules
 from hearts.view import SeatView
-from helpers import c, make_deal, texts
+from helpers import c, make_deal, mask, texts
 
 NO_PASS = Rules(passing="none")
 """Positions start at trick 1 without the pass getting in the way."""
@@ -551,3 +551,40 @@ def test_with_playout_noise_the_other_seats_sometimes_play_at_random() -> None:
     assert calm.options == shaken.options
     assert calm.costs != shaken.costs
     assert noisy.weigh_plays(view, random.Random(5)) == shaken
+
+
+MOON_HAND = make_deal(
+    "3C 5C 9C 2D 3D 4D 2S 3S 4S 2H 3H 4H 5H",
+    "AC KC QC JC AD KD QD AS KS QS AH KH QH",
+    "6C 7C 8C 5D 6D 7D 5S 6S 7S 6H 7H 8H 9H",
+    "2C 4C TC 8D 9D TD JD 8S 9S TS JS TH JH",
+)
+"""West (seat 1) holds the top three of every suit: shooting, it takes every penalty card."""
+
+
+def test_the_shoot_check_finds_the_opponents_holding_a_moon_hand() -> None:
+    match = position(MOON_HAND, "2C")
+    view = match.view(0)
+    state = match.play_state
+    assert state is not None
+    world = list(state.hands)
+    template = expert_module.state_template(view, world)
+    assert expert_module._moon_hands(template, world, 0, view.rules) == 1 << 1
+    # The same cards with West's top hearts and queen of spades across at North: no moon.
+    west, north = world[1], world[2]
+    moved = mask("QS AH KH QH")
+    back = mask("6H 7H 8H 9H")
+    world[1], world[2] = west & ~moved | back, north & ~back | moved
+    assert expert_module._moon_hands(template, world, 0, view.rules) == 0
+
+
+def test_with_the_shoot_check_the_search_expects_the_moon_hand_to_shoot() -> None:
+    # West shooting changes what every club costs; the same seed gives the same costs.
+    view = position(MOON_HAND, "2C").view(0)
+    plain = dataclasses.replace(ExpertBot(), samples=30, pool=0)
+    checked = dataclasses.replace(plain, shoot_check=True)
+    before = plain.weigh_plays(view, random.Random(3))
+    after = checked.weigh_plays(view, random.Random(3))
+    assert before.options == after.options
+    assert before.costs != after.costs
+    assert checked.weigh_plays(view, random.Random(3)) == after

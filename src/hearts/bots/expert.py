@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from hearts.bots import policy
 from hearts.bots.base import Bot, taken_cards
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
-from hearts.bots.likelihood import Evidence
+from hearts.bots.likelihood import Evidence, may_still_shoot
 from hearts.bots.search import Search, Weighed
 from hearts.cards import ALL_CARDS_MASK, Card
 from hearts.deal import Holdings
@@ -156,6 +156,10 @@ class ExpertBot(Bot):
     worth fewer than this many equal deals (Kish's effective sample size)..."""
     max_samples: int = 0
     """...up to this many deals in all (0: no extra deals)."""
+    shoot_check: bool = False
+    """In each deal, an opponent who could still take every penalty card and would take
+    them all in a playout of its own shooting (the other seats avoiding points) shoots in
+    that deal's playouts: a player who holds a moon hand goes for it."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -248,6 +252,8 @@ class ExpertBot(Bot):
                 modes = [policy.AVOID] * 4
                 if shooter_suspect is not None and share < suspicion:
                     modes[shooter_suspect] = policy.SHOOT
+                if self.shoot_check:
+                    shooting |= _moon_hands(template, world, seat, scorer.rules)
                 for other in range(4):
                     if shooting >> other & 1:
                         modes[other] = policy.SHOOT
@@ -494,6 +500,24 @@ def _resample(
         [float(drawn[i]) for i in kept],
         [shooters[i] for i in kept],
     )
+
+
+def _moon_hands(template: HandState, world: list[int], seat: int, rules: Rules) -> int:
+    """The opponents (a mask) who, in this deal, take every penalty card when they shoot
+    from here with the policy and every other seat avoids points (``shoot_check``)."""
+    found = 0
+    candidates = may_still_shoot(template)
+    for other in range(4):
+        if other == seat or not candidates >> other & 1:
+            continue
+        modes = [policy.AVOID] * 4
+        modes[other] = policy.SHOOT
+        state = template.copy()
+        state.hands = world[:]
+        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]), True)
+        if rules.score_hand(state.taken, "add")[1] == other:
+            found |= 1 << other
+    return found
 
 
 def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
