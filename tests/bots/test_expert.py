@@ -588,3 +588,29 @@ def test_with_the_shoot_check_the_search_expects_the_moon_hand_to_shoot() -> Non
     assert before.options == after.options
     assert before.costs != after.costs
     assert checked.weigh_plays(view, random.Random(3)) == after
+
+
+def test_the_pass_shoot_check_asks_only_about_the_seat_we_pass_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: set[int] = set()
+    found: list[int] = []
+    moon_hands = expert_module._moon_hands
+
+    def recording(
+        template: HandState, world: list[int], seat: int, rules: Rules, among: int = 0b1111
+    ) -> int:
+        asked.add(among)
+        found.append(moon_hands(template, world, seat, rules, among))
+        return found[-1]
+
+    monkeypatch.setattr(expert_module, "_moon_hands", recording)
+    view = Match(seed=3).view(0)  # South passes left, to West
+    assert view.pass_direction is PassDirection.LEFT
+    plain = dataclasses.replace(ExpertBot(), pass_samples=40, pass_rounds=1)
+    checked = dataclasses.replace(plain, pass_shoot_check=True)
+    before = plain.weigh_passes(view, random.Random(2))
+    assert not asked
+    after = checked.weigh_passes(view, random.Random(2))
+    assert asked == {1 << 1}
+    assert any(found) and before.costs != after.costs

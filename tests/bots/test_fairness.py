@@ -42,6 +42,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "seize": 10,
         "playout_noise": 0.2,
         "shoot_check": True,
+        "pass_shoot_check": True,
         "lead_noise": 0.9,
         "discard_noise": 0.8,
         "pass_noise": 0.7,

@@ -160,6 +160,9 @@ class ExpertBot(Bot):
     """In each deal, an opponent who could still take every penalty card and would take
     them all in a playout of its own shooting (the other seats avoiding points) shoots in
     that deal's playouts: a player who holds a moon hand goes for it."""
+    pass_shoot_check: bool = False
+    """``shoot_check`` for the pass, for the seat we pass to: after each candidate exchange,
+    in each deal, it shoots if it would take every penalty card shooting from the start."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -391,6 +394,7 @@ class ExpertBot(Bot):
         seat = view.seat
         unseen = ALL_CARDS_MASK & ~hand
         search = Search(len(candidates), 2)
+        receiver = direction.receiver(seat)
         done = 0
         for _ in range(self.pass_rounds):
             batch = self.pass_samples
@@ -409,10 +413,18 @@ class ExpertBot(Bot):
                 row: list[list[float]] = []
                 for c in active:
                     costs = []
+                    shooting = 0
                     for my_mode in (policy.AVOID, policy.SHOOT):
                         holdings = _after_passes(world, passes, seat, candidates[c], direction)
                         state = HandState(view.rules, holdings)
                         modes = [policy.AVOID] * 4
+                        if self.pass_shoot_check and receiver != seat:
+                            if my_mode == policy.AVOID:
+                                shooting = _moon_hands(
+                                    state, list(holdings), seat, view.rules, 1 << receiver
+                                )
+                            if shooting:
+                                modes[receiver] = policy.SHOOT
                         modes[seat] = my_mode
                         self._playout(state, modes, seat, chaos)
                         costs.append(scorer.cost(state.taken))
@@ -502,11 +514,13 @@ def _resample(
     )
 
 
-def _moon_hands(template: HandState, world: list[int], seat: int, rules: Rules) -> int:
-    """The opponents (a mask) who, in this deal, take every penalty card when they shoot
-    from here with the policy and every other seat avoids points (``shoot_check``)."""
+def _moon_hands(
+    template: HandState, world: list[int], seat: int, rules: Rules, among: int = 0b1111
+) -> int:
+    """The opponents (a mask, of those in ``among``) who, in this deal, take every penalty
+    card when they shoot from here with the policy and every other seat avoids points."""
     found = 0
-    candidates = may_still_shoot(template)
+    candidates = may_still_shoot(template) & among
     for other in range(4):
         if other == seat or not candidates >> other & 1:
             continue
