@@ -553,6 +553,52 @@ def test_with_playout_noise_the_other_seats_sometimes_play_at_random() -> None:
     assert noisy.weigh_plays(view, random.Random(5)) == shaken
 
 
+
+@pytest.mark.parametrize(("passed", "tell"), [("2C 4C 8D", True), ("2C 4C TC", False)])
+def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> None:
+    # Passing left, North (seat 0) receives from East (seat 3).
+    match = Match(Rules(), seed=0, deal=MOON_HAND)
+    assert match.pass_direction is PassDirection.LEFT
+    normal = NormalBot()
+    rng = random.Random(0)
+    for seat in range(3):
+        match.confirm_pass(seat, list(normal.decide(match.view(seat), rng).cards))
+    match.confirm_pass(3, [c(card) for card in passed.split()])
+    bot = ExpertBot(pass_tell=True)
+    seen_off = False
+    while match.phase is Phase.PLAYING:
+        view = match.view(0)
+        holders = {
+            seat
+            for seat in range(4)
+            if any(
+                trick.winner == seat and mask(card_text(card)) & view.rules.penalty_mask
+                for trick in view.tricks
+                for _, card in trick.cards
+            )
+        }
+        tricks = sum(1 for trick in view.tricks if trick.winner is not None)
+        column = 0 if tricks <= 4 else 1 if tricks <= 8 else 2
+        if tell and holders <= {3}:
+            # Suspected from the first trick, as long as East may still shoot.
+            row = 1 if holders else 0
+            suspect, share = bot._suspicion(view)
+            assert suspect == 3
+            assert share >= expert_module.TELL_TABLE[row][column]
+        else:
+            assert expert_module._pass_tell(view) == (None, 0.0)
+            seen_off = seen_off or tell
+        if not view.tricks:
+            # Without the setting nobody is suspected before a point is won.
+            assert ExpertBot()._suspicion(view) == (None, 0.0)
+        seat = match.turn
+        assert seat is not None
+        match.play(normal.decide(match.view(seat), rng).cards[0])
+    # In this hand West takes every trick it can; the tell ends once another seat wins a
+    # penalty card.
+    assert seen_off == tell
+
+
 MOON_HAND = make_deal(
     "3C 5C 9C 2D 3D 4D 2S 3S 4S 2H 3H 4H 5H",
     "AC KC QC JC AD KD QD AS KS QS AH KH QH",

@@ -43,6 +43,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "playout_noise": 0.2,
         "shoot_check": True,
         "pass_shoot_check": True,
+        "pass_tell": True,
         "endgame": 3,
         "lead_noise": 0.9,
         "discard_noise": 0.8,

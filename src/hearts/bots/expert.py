@@ -82,6 +82,18 @@ MOON_TABLE: tuple[tuple[float, float, float], ...] = (
 four ``expert-2026-11`` players (400 hands, ``docs/strength.md``): by the points won (1-3,
 4-7, 8-13, 14 or more) and the tricks played (1-4, 5-8, 9-12)."""
 
+TELL_RANK = 6
+"""A pass is a moon tell when none of its three cards ranks above this (6: the eight)."""
+
+TELL_TABLE: tuple[tuple[float, float, float], ...] = (
+    (0.35, 0.35, 0.35),
+    (0.32, 0.50, 0.53),
+)
+"""How often a seat that had passed us a moon tell went on to shoot the moon, while it still
+could, among four ``expert-2026-11`` players (240 hands, ``docs/strength.md``): nobody having
+won a penalty card yet (first row), or that seat having won every one so far (second row), by
+the tricks played (0-4, 5-8, 9-12).  Against 4% and 19 to 52% after other passes."""
+
 
 @dataclass(frozen=True)
 class ExpertBot(Bot):
@@ -168,6 +180,11 @@ class ExpertBot(Bot):
     playing the rest of the hand exactly, every seat for itself and every holding known
     (:mod:`hearts.bots.endgame`), instead of by the playouts; 0: never.  Three tricks cost a
     few milliseconds a deal at most; four, up to a tenth of a second."""
+    pass_tell: bool = False
+    """Suspect the seat that passed us three low cards (none above :data:`TELL_RANK`) of
+    going for the moon, in the share of deals :data:`TELL_TABLE` gives, from the first trick
+    and for as long as it could still take every penalty card: a hand going for the moon
+    passes its low cards."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -309,16 +326,23 @@ class ExpertBot(Bot):
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
         if not self.moon_table:
-            return _suspected_shooter(view, self.suspicion_points), self.moon_suspicion
-        suspect = _suspected_shooter(view, 1)
-        if suspect is None:
-            return None, 0.0
-        won = taken_cards(view)[suspect] & view.rules.penalty_mask
-        points = view.rules.hand_points_of_cards(won)
-        row = 0 if points <= 3 else 1 if points <= 7 else 2 if points <= 13 else 3
-        tricks = sum(1 for trick in view.tricks if trick.winner is not None)
-        column = 0 if tricks <= 4 else 1 if tricks <= 8 else 2
-        return suspect, MOON_TABLE[row][column]
+            suspect = _suspected_shooter(view, self.suspicion_points)
+            share = self.moon_suspicion
+        else:
+            suspect = _suspected_shooter(view, 1)
+            share = 0.0
+            if suspect is not None:
+                won = taken_cards(view)[suspect] & view.rules.penalty_mask
+                points = view.rules.hand_points_of_cards(won)
+                row = 0 if points <= 3 else 1 if points <= 7 else 2 if points <= 13 else 3
+                share = MOON_TABLE[row][_column(view)]
+        if self.pass_tell:
+            teller, tell_share = _pass_tell(view)
+            if teller is not None and (suspect is None or suspect == teller):
+                if suspect is None:
+                    share = 0.0
+                return teller, max(share, tell_share)
+        return suspect, share
 
     def deal_weights(self, view: SeatView, deals: list[list[int]]) -> list[float]:
         """How likely the opponents' plays so far were in each of ``deals`` (holdings now,
@@ -546,6 +570,26 @@ def _moon_hands(
         if rules.score_hand(state.taken, "add")[1] == other:
             found |= 1 << other
     return found
+
+
+def _column(view: SeatView) -> int:
+    """The column of :data:`MOON_TABLE` and :data:`TELL_TABLE` for the tricks played."""
+    tricks = sum(1 for trick in view.tricks if trick.winner is not None)
+    return 0 if tricks <= 4 else 1 if tricks <= 8 else 2
+
+
+def _pass_tell(view: SeatView) -> tuple[int | None, float]:
+    """The seat that passed us a moon tell while it can still take every penalty card, and
+    how often such a seat shoots (:data:`TELL_TABLE`); else (None, 0)."""
+    received = view.received
+    if received is None or len(received) != 3 or max(card % 13 for card in received) > TELL_RANK:
+        return None, 0.0
+    giver = view.pass_direction.giver(view.seat)
+    penalty = view.rules.penalty_mask
+    holders = [s for s, won in enumerate(taken_cards(view)) if won & penalty]
+    if holders and holders != [giver]:
+        return None, 0.0
+    return giver, TELL_TABLE[1 if holders else 0][_column(view)]
 
 
 def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
