@@ -553,7 +553,6 @@ def test_with_playout_noise_the_other_seats_sometimes_play_at_random() -> None:
     assert noisy.weigh_plays(view, random.Random(5)) == shaken
 
 
-
 @pytest.mark.parametrize(("passed", "tell"), [("2C 4C 8D", True), ("2C 4C TC", False)])
 def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> None:
     # Passing left, North (seat 0) receives from East (seat 3).
