@@ -571,7 +571,7 @@ def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> No
             seat
             for seat in range(4)
             if any(
-                trick.winner == seat and mask(card_text(card)) & view.rules.penalty_mask
+                trick.winner == seat and (1 << card) & view.rules.penalty_mask
                 for trick in view.tricks
                 for _, card in trick.cards
             )
@@ -593,8 +593,8 @@ def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> No
         seat = match.turn
         assert seat is not None
         match.play(normal.decide(match.view(seat), rng).cards[0])
-    # In this hand West takes every trick it can; the tell ends once another seat wins a
-    # penalty card.
+    # West holds the top cards and wins a penalty card in this hand: from then on East
+    # cannot shoot, and the tell is off.
     assert seen_off == tell
 
 
