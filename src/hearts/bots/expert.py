@@ -585,22 +585,26 @@ def _pass_tell(view: SeatView) -> tuple[int | None, float]:
     if received is None or len(received) != 3 or max(card % 13 for card in received) > TELL_RANK:
         return None, 0.0
     giver = view.pass_direction.giver(view.seat)
-    penalty = view.rules.penalty_mask
-    holders = [s for s, won in enumerate(taken_cards(view)) if won & penalty]
+    holders = _penalty_holders(view)
     if holders and holders != [giver]:
         return None, 0.0
     return giver, TELL_TABLE[1 if holders else 0][_column(view)]
 
 
+def _penalty_holders(view: SeatView) -> list[int]:
+    """The seats that have won a penalty card this hand."""
+    penalty = view.rules.penalty_mask
+    return [seat for seat, won in enumerate(taken_cards(view)) if won & penalty]
+
+
 def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
     """An opponent who has won every penalty card so far, and enough of them to worry."""
-    penalty = view.rules.penalty_mask
-    taken = taken_cards(view)
-    holders = [s for s in range(4) if taken[s] & penalty]
+    holders = _penalty_holders(view)
     if len(holders) != 1 or holders[0] == view.seat:
         return None
     shooter = holders[0]
-    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < points:
+    won = taken_cards(view)[shooter] & view.rules.penalty_mask
+    if view.rules.hand_points_of_cards(won) < points:
         return None
     return shooter
 
