@@ -7,9 +7,9 @@ it could still take every penalty card.  Two signs are counted against
 whether that seat went on to shoot:
 
 - **the pass** (``ExpertBot(pass_tell=True)``): none of the three cards it
-  passed ranks above :data:`hearts.bots.expert.TELL_RANK`.  By the tricks
+  passed ranks above :data:`hearts.bots.moon.TELL_RANK`.  By the tricks
   played and whether it has won every penalty card so far or nobody has won
-  one yet, this is how :data:`hearts.bots.expert.TELL_TABLE` was measured;
+  one yet, this is how :data:`hearts.bots.moon.TELL_TABLE` was measured;
 - **its plays** (what ``shoot_prior`` weighs): the log-likelihood ratio of
   its plays so far under the playout policy shooting against avoiding
   points (a legal card at random with chance ``--noise``), from its *true*
@@ -33,8 +33,8 @@ import math
 import random
 
 from hearts.bots import make_bot, policy
-from hearts.bots.expert import TELL_RANK
 from hearts.bots.likelihood import may_still_shoot
+from hearts.bots.moon import TELL_RANK
 from hearts.match import Match, Phase
 from hearts.rules import PassDirection
 

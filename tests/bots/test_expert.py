@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from hearts.bots import expert as expert_module
-from hearts.bots import policy
+from hearts.bots import moon, policy
 from hearts.bots.base import Decision
 from hearts.bots.expert import ExpertBot, MatchScorer, distinct_cards
 from hearts.bots.likelihood import Evidence
@@ -510,11 +510,25 @@ def test_the_moon_table_suspects_from_the_first_point() -> None:
     # Then the spades, with the queen: 13 points after three tricks.
     match = position(deal, "2C 6C TC AC AD 2D 6D TD AS 2S 6S QS")
     view = match.view(1)
-    assert ExpertBot()._suspicion(view) == (0, expert_module.MOON_TABLE[2][0])
+    assert ExpertBot()._suspicion(view) == (0, moon.MOON_TABLE[2][0])
     # Without the table: from 8 points, in half of the deals, whatever the trick.
     table_off = ExpertBot(moon_table=False)
     assert table_off._suspicion(view) == (0, 0.5)
     assert dataclasses.replace(table_off, suspicion_points=14)._suspicion(view) == (None, 0.5)
+
+
+def test_a_seat_may_shoot_only_while_nobody_else_has_won_a_penalty_card() -> None:
+    deal = make_deal(
+        "AC KC QC JC AD KD QD JD AS KS AH KH QH",
+        "2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 2H",
+        "6C 7C 8C 9C 6D 7D 8D 9D 6S 7S 8S 9S 3H",
+        "TC TD TS JS QS 4H 5H 6H 7H 8H 9H TH JH",
+    )
+    match = position(deal, "2C 6C TC AC")
+    assert all(moon.may_shoot(match.view(seat)) for seat in range(4))
+    # North wins the queen of spades: it may still shoot, the others may not.
+    match = position(deal, "2C 6C TC AC AD 2D 6D TD AS 2S 6S QS")
+    assert [moon.may_shoot(match.view(seat)) for seat in range(4)] == [True, False, False, False]
 
 
 @pytest.mark.parametrize("give_up", [True, False])
@@ -583,9 +597,9 @@ def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> No
             row = 1 if holders else 0
             suspect, share = bot._suspicion(view)
             assert suspect == 3
-            assert share >= expert_module.TELL_TABLE[row][column]
+            assert share >= moon.TELL_TABLE[row][column]
         else:
-            assert expert_module._pass_tell(view) == (None, 0.0)
+            assert moon.pass_tell(view) == (None, 0.0)
             seen_off = seen_off or tell
         if not view.tricks:
             # Without the setting nobody is suspected before a point is won.
@@ -614,13 +628,13 @@ def test_the_shoot_check_finds_the_opponents_holding_a_moon_hand() -> None:
     assert state is not None
     world = list(state.hands)
     template = expert_module.state_template(view, world)
-    assert expert_module._moon_hands(template, world, 0, view.rules) == 1 << 1
+    assert moon.moon_hands(template, world, 0, view.rules) == 1 << 1
     # The same cards with West's top hearts and queen of spades across at North: no moon.
     west, north = world[1], world[2]
     moved = mask("QS AH KH QH")
     back = mask("6H 7H 8H 9H")
     world[1], world[2] = west & ~moved | back, north & ~back | moved
-    assert expert_module._moon_hands(template, world, 0, view.rules) == 0
+    assert moon.moon_hands(template, world, 0, view.rules) == 0
 
 
 def test_with_the_shoot_check_the_search_expects_the_moon_hand_to_shoot() -> None:
@@ -640,7 +654,7 @@ def test_the_pass_shoot_check_asks_only_about_the_seat_we_pass_to(
 ) -> None:
     asked: set[int] = set()
     found: list[int] = []
-    moon_hands = expert_module._moon_hands
+    moon_hands = moon.moon_hands
 
     def recording(
         template: HandState, world: list[int], seat: int, rules: Rules, among: int = 0b1111
@@ -649,7 +663,7 @@ def test_the_pass_shoot_check_asks_only_about_the_seat_we_pass_to(
         found.append(moon_hands(template, world, seat, rules, among))
         return found[-1]
 
-    monkeypatch.setattr(expert_module, "_moon_hands", recording)
+    monkeypatch.setattr(moon, "moon_hands", recording)
     view = Match(seed=3).view(0)  # South passes left, to West
     assert view.pass_direction is PassDirection.LEFT
     plain = dataclasses.replace(ExpertBot(), pass_samples=40, pass_rounds=1)

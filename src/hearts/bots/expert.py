@@ -37,8 +37,8 @@ set.
 
 An opponent who has taken every penalty card so far is assumed, in part of
 the deals, to be shooting (from its first point, in the share of deals
-:data:`MOON_TABLE` gives), so the search sees the moon coming and spends a
-heart to stop it.
+:data:`~hearts.bots.moon.MOON_TABLE` gives), so the search sees the moon
+coming and spends a heart to stop it (:mod:`hearts.bots.moon`).
 
 For the pass it shortlists sets of dangerous cards and plays whole sampled
 hands with each (160 deals, then 160 more for the sets still close to the
@@ -57,10 +57,10 @@ import random
 import time
 from dataclasses import dataclass
 
-from hearts.bots import endgame, policy
-from hearts.bots.base import Bot, taken_cards
+from hearts.bots import endgame, moon, policy
+from hearts.bots.base import Bot
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
-from hearts.bots.likelihood import Evidence, may_still_shoot
+from hearts.bots.likelihood import Evidence
 from hearts.bots.search import Search, Weighed
 from hearts.cards import ALL_CARDS_MASK, Card
 from hearts.deal import Holdings
@@ -71,28 +71,6 @@ from hearts.view import SeatView
 WIN_COST = -60.0
 LOSS_COST = 60.0
 """A finish that ends the match counts far beyond any hand's points."""
-
-MOON_TABLE: tuple[tuple[float, float, float], ...] = (
-    (0.15, 0.32, 0.21),
-    (0.40, 0.37, 0.60),
-    (0.32, 0.24, 0.81),
-    (0.47, 0.43, 0.68),
-)
-"""How often a seat that had won every penalty card so far went on to shoot the moon, among
-four ``expert-2026-11`` players (400 hands, ``docs/strength.md``): by the points won (1-3,
-4-7, 8-13, 14 or more) and the tricks played (1-4, 5-8, 9-12)."""
-
-TELL_RANK = 6
-"""A pass is a moon tell when none of its three cards ranks above this (6: the eight)."""
-
-TELL_TABLE: tuple[tuple[float, float, float], ...] = (
-    (0.35, 0.35, 0.35),
-    (0.32, 0.50, 0.53),
-)
-"""How often a seat that had passed us a moon tell went on to shoot the moon, while it still
-could, among four ``expert-2026-11`` players (240 hands, ``docs/strength.md``): nobody having
-won a penalty card yet (first row), or that seat having won every one so far (second row), by
-the tricks played (0-4, 5-8, 9-12).  Against 4% and 19 to 52% after other passes."""
 
 
 @dataclass(frozen=True)
@@ -144,9 +122,9 @@ class ExpertBot(Bot):
     many points' worth (10 or more), starts shooting (0: never; see ``give_up``)."""
     moon_table: bool = True
     """Instead of ``moon_suspicion`` and ``suspicion_points``: suspect an opponent holding every
-    penalty card won so far from the first point, in the share of deals :data:`MOON_TABLE`
-    gives for its points and the tricks played (how often ``expert-2026-11`` players went on
-    to shoot)."""
+    penalty card won so far from the first point, in the share of deals
+    :data:`~hearts.bots.moon.MOON_TABLE` gives for its points and the tricks played (how often
+    ``expert-2026-11`` players went on to shoot)."""
     playout_noise: float = 0.0
     """In the playouts, how often each other seat plays a legal card at random instead of
     the policy's (the same random draws for every candidate in a deal); 0: never."""
@@ -181,10 +159,10 @@ class ExpertBot(Bot):
     (:mod:`hearts.bots.endgame`), instead of by the playouts; 0: never.  Three tricks cost a
     few milliseconds a deal at most; four, up to a tenth of a second."""
     pass_tell: bool = False
-    """Suspect the seat that passed us three low cards (none above :data:`TELL_RANK`) of
-    going for the moon, in the share of deals :data:`TELL_TABLE` gives, from the first trick
-    and for as long as it could still take every penalty card: a hand going for the moon
-    passes its low cards."""
+    """Suspect the seat that passed us three low cards (none above
+    :data:`~hearts.bots.moon.TELL_RANK`) of going for the moon, in the share of deals
+    :data:`~hearts.bots.moon.TELL_TABLE` gives, from the first trick and for as long as it could
+    still take every penalty card: a hand going for the moon passes its low cards."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -223,7 +201,7 @@ class ExpertBot(Bot):
         scorer = MatchScorer.for_view(view)
         shooter_suspect, suspicion = self._suspicion(view)
         my_modes = [policy.AVOID]
-        if _may_shoot(view):
+        if moon.may_shoot(view):
             my_modes.append(policy.SHOOT)
         search = Search(len(cards), len(my_modes))
         solving = view.hand.mask.bit_count() <= self.endgame
@@ -288,7 +266,7 @@ class ExpertBot(Bot):
                 if shooter_suspect is not None and share < suspicion:
                     modes[shooter_suspect] = policy.SHOOT
                 if self.shoot_check:
-                    shooting |= _moon_hands(template, world, seat, scorer.rules)
+                    shooting |= moon.moon_hands(template, world, seat, scorer.rules)
                 for other in range(4):
                     if shooting >> other & 1:
                         modes[other] = policy.SHOOT
@@ -325,24 +303,13 @@ class ExpertBot(Bot):
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
-        if not self.moon_table:
-            suspect = _suspected_shooter(view, self.suspicion_points)
-            share = self.moon_suspicion
-        else:
-            suspect = _suspected_shooter(view, 1)
-            share = 0.0
-            if suspect is not None:
-                won = taken_cards(view)[suspect] & view.rules.penalty_mask
-                points = view.rules.hand_points_of_cards(won)
-                row = 0 if points <= 3 else 1 if points <= 7 else 2 if points <= 13 else 3
-                share = MOON_TABLE[row][_column(view)]
-        if self.pass_tell:
-            teller, tell_share = _pass_tell(view)
-            if teller is not None and (suspect is None or suspect == teller):
-                if suspect is None:
-                    share = 0.0
-                return teller, max(share, tell_share)
-        return suspect, share
+        return moon.suspicion(
+            view,
+            table=self.moon_table,
+            points=self.suspicion_points,
+            share=self.moon_suspicion,
+            tell=self.pass_tell,
+        )
 
     def deal_weights(self, view: SeatView, deals: list[list[int]]) -> list[float]:
         """How likely the opponents' plays so far were in each of ``deals`` (holdings now,
@@ -458,7 +425,7 @@ class ExpertBot(Bot):
                         modes = [policy.AVOID] * 4
                         if self.pass_shoot_check and receiver != seat:
                             if my_mode == policy.AVOID:
-                                shooting = _moon_hands(
+                                shooting = moon.moon_hands(
                                     state, list(holdings), seat, view.rules, 1 << receiver
                                 )
                             if shooting:
@@ -514,13 +481,6 @@ class MatchScorer:
         )
 
 
-def _may_shoot(view: SeatView) -> bool:
-    """Only while no other seat has won a penalty card this hand."""
-    penalty = view.rules.penalty_mask
-    taken = taken_cards(view)
-    return not any(taken[s] & penalty for s in range(4) if s != view.seat)
-
-
 def _resample(
     worlds: list[list[int]],
     weights: list[float],
@@ -550,63 +510,6 @@ def _resample(
         [float(drawn[i]) for i in kept],
         [shooters[i] for i in kept],
     )
-
-
-def _moon_hands(
-    template: HandState, world: list[int], seat: int, rules: Rules, among: int = 0b1111
-) -> int:
-    """The opponents (a mask, of those in ``among``) who, in this deal, take every penalty
-    card when they shoot from here with the policy and every other seat avoids points."""
-    found = 0
-    candidates = may_still_shoot(template) & among
-    for other in range(4):
-        if other == seat or not candidates >> other & 1:
-            continue
-        modes = [policy.AVOID] * 4
-        modes[other] = policy.SHOOT
-        state = template.copy()
-        state.hands = world[:]
-        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]), True)
-        if rules.score_hand(state.taken, "add")[1] == other:
-            found |= 1 << other
-    return found
-
-
-def _column(view: SeatView) -> int:
-    """The column of :data:`MOON_TABLE` and :data:`TELL_TABLE` for the tricks played."""
-    tricks = sum(1 for trick in view.tricks if trick.winner is not None)
-    return 0 if tricks <= 4 else 1 if tricks <= 8 else 2
-
-
-def _pass_tell(view: SeatView) -> tuple[int | None, float]:
-    """The seat that passed us a moon tell while it can still take every penalty card, and
-    how often such a seat shoots (:data:`TELL_TABLE`); else (None, 0)."""
-    received = view.received
-    if received is None or len(received) != 3 or max(card % 13 for card in received) > TELL_RANK:
-        return None, 0.0
-    giver = view.pass_direction.giver(view.seat)
-    holders = _penalty_holders(view)
-    if holders and holders != [giver]:
-        return None, 0.0
-    return giver, TELL_TABLE[1 if holders else 0][_column(view)]
-
-
-def _penalty_holders(view: SeatView) -> list[int]:
-    """The seats that have won a penalty card this hand."""
-    penalty = view.rules.penalty_mask
-    return [seat for seat, won in enumerate(taken_cards(view)) if won & penalty]
-
-
-def _suspected_shooter(view: SeatView, points: int = 8) -> int | None:
-    """An opponent who has won every penalty card so far, and enough of them to worry."""
-    holders = _penalty_holders(view)
-    if len(holders) != 1 or holders[0] == view.seat:
-        return None
-    shooter = holders[0]
-    won = taken_cards(view)[shooter] & view.rules.penalty_mask
-    if view.rules.hand_points_of_cards(won) < points:
-        return None
-    return shooter
 
 
 def _fallback_state(view: SeatView) -> HandState:
