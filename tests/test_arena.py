@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -446,3 +447,99 @@ def test_arena_command_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*argv, "--variant", "easy.nothing=1"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "easy" in captured.err
+
+
+def test_the_first_deal_sets_of_a_tournament_play_as_in_the_whole() -> None:
+    bots = [EasyBot(), EasyBot(), PickyBot(), PickyBot()]
+    whole = run_arena(bots, hands=48, seed=9, workers=1)
+    first = run_arena(bots, hands=48, seed=9, workers=1, deal_set_limit=2)
+    assert (first.deal_sets, first.hands) == (2, 32)
+    for level, sets in whole.per_deal_set.items():
+        assert first.per_deal_set[level] == {d: sets[d] for d in (0, 1)}
+
+
+def test_a_saved_result_reads_back() -> None:
+    result = run_arena([EasyBot(), PickyBot(), PickyBot(), PickyBot()], hands=32, seed=2, workers=1)
+    saved = json.loads(json.dumps(result.to_saved({"seed": 2})))
+    back, run = ArenaResult.from_saved(saved)
+    assert run == {"seed": 2}
+    assert back.per_deal_set == result.per_deal_set
+    assert (back.seed, back.seats, back.hands, back.deal_sets) == (2, result.seats, 32, 2)
+    assert back.levels["easy"].points_per_hand == pytest.approx(
+        result.levels["easy"].points_per_hand, abs=1e-4
+    )
+    assert back.differences[0].ci95 == pytest.approx(result.differences[0].ci95, abs=1e-4)
+    for broken in ({}, {**saved, "format": "other"}, {**saved, "per_deal_set": {"easy": 3}}):
+        with pytest.raises(ArenaError):
+            ArenaResult.from_saved(broken)
+
+
+def test_a_saved_control_stands_in_for_the_control(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "control.json"
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "48", "--workers", "1"]
+    variant = ["--variant", "easy.high_follow=0.9", "--json"]
+    assert main([*argv, *variant, "--save", str(saved)]) == 0
+    played = json.loads(capsys.readouterr().out.splitlines()[-1])
+    # Read back, the control gives the same changes without being played again
+    # (only its first deal sets are, as a check).
+    assert main([*argv, *variant, "--control", str(saved)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out.splitlines()[-1])["changes"] == played["changes"]
+    assert "note" not in captured.err
+    # The code that played it has changed: said, and the check still passes.
+    data = json.loads(saved.read_text())
+    saved.write_text(json.dumps({**data, "run": {**data["run"], "source": "before"}}))
+    assert main([*argv, *variant, "--control", str(saved)]) == 0
+    assert "the code has changed" in capsys.readouterr().err
+    # A control that no longer plays the same is refused.
+    data["per_deal_set"]["easy"]["1"][0] += 1
+    saved.write_text(json.dumps(data))
+    assert main([*argv, *variant, "--control", str(saved)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "deal set 1" in captured.err
+    assert "play the control again" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("extra", "content", "message"),
+    [
+        (["--seed", "5"], None, "seed"),
+        (["--set", "easy.high_follow=0.5"], None, "settings"),
+        ([], "not json", "is not JSON"),
+        ([], "{}", "not a saved arena result"),
+    ],
+)
+def test_a_saved_control_of_another_tournament_is_refused(
+    extra: list[str],
+    content: str | None,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    saved = tmp_path / "control.json"
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "8", "--workers", "1"]
+    assert main([*argv, "--save", str(saved)]) == 0
+    capsys.readouterr()
+    if content is not None:
+        saved.write_text(content)
+    variant = ["--variant", "easy.high_follow=0.9", "--control", str(saved)]
+    assert main([*argv, *extra, *variant]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+
+
+def test_control_and_save_are_refused_where_they_make_no_sense(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "8", "--workers", "1"]
+    missing = str(tmp_path / "missing.json")
+    for extra, message in [
+        (["--control", missing], "--variant"),
+        (["--variant", "easy.high_follow=0.9", "--control", missing, "--save", missing], "both"),
+        (["--variant", "easy.high_follow=0.9", "--control", missing], "cannot read"),
+    ]:
+        assert main([*argv, *extra]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err

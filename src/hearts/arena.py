@@ -58,6 +58,7 @@ moved each difference is paired deal set by deal set with the control.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import random
@@ -82,6 +83,9 @@ MOON_THREAT_POINTS: Final = 16
 """A seat holding every penalty card so far, worth at least this much, threatens a moon."""
 
 DEFAULT_WORKERS: Final = 2
+
+SAVED_FORMAT: Final = "hearts-arena/1"
+"""The format of a result saved to stand in as a variant's control (``hearts arena --save``)."""
 
 
 class ArenaError(ValueError):
@@ -347,6 +351,29 @@ class LevelReport:
             "hands": self.hands,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LevelReport:
+        win_rate = data["match_win_rate"]
+        return cls(
+            seats=int(data["seats"]),
+            hands=int(data["hands"]),
+            points_per_hand=float(data["points_per_hand"]),
+            ci95=_interval(data["ci95"]),
+            match_win_rate=None if win_rate is None else float(win_rate),
+            decision_ms_p50=float(data["decision_ms_p50"]),
+            decision_ms_p95=float(data["decision_ms_p95"]),
+            moons_shot=int(data["moons_shot"]),
+            moons_stopped=int(data["moons_stopped"]),
+        )
+
+
+def _interval(value: Any) -> tuple[float, float] | None:
+    """An interval read back from JSON (a list of two numbers, or null)."""
+    if value is None:
+        return None
+    low, high = value
+    return float(low), float(high)
+
 
 @dataclass(frozen=True)
 class Difference:
@@ -364,6 +391,15 @@ class Difference:
             "points_per_hand": round(self.points_per_hand, 4),
             "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Difference:
+        return cls(
+            str(data["level"]),
+            str(data["other"]),
+            float(data["points_per_hand"]),
+            _interval(data["ci95"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -395,6 +431,49 @@ class ArenaResult:
 
     def json_line(self) -> str:
         return json.dumps(self.to_json())
+
+    def to_saved(self, run: Mapping[str, Any]) -> dict[str, Any]:
+        """What :meth:`from_saved` needs for this result to stand in as a variant's control:
+        the figures, the points of every deal set, and ``run`` (how it was asked for)."""
+        return {
+            "format": SAVED_FORMAT,
+            "run": dict(run),
+            **self.to_json(),
+            "deal_sets": self.deal_sets,
+            "per_deal_set": {
+                level: {str(d): list(figures) for d, figures in sets.items()}
+                for level, sets in self.per_deal_set.items()
+            },
+        }
+
+    @classmethod
+    def from_saved(cls, data: Any) -> tuple[ArenaResult, dict[str, Any]]:
+        """A result saved by :meth:`to_saved`, and its ``run``; ArenaError if it is not one."""
+        if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
+            raise ArenaError(f"not a saved arena result ({SAVED_FORMAT})")
+        try:
+            seats = [str(level) for level in data["seats"]]
+            if len(seats) != 4 or not isinstance(data["run"], dict):
+                raise ValueError("four seats and a run")
+            result = cls(
+                seed=int(data["seed"]),
+                seats=(seats[0], seats[1], seats[2], seats[3]),
+                levels={
+                    str(level): LevelReport.from_json(report)
+                    for level, report in data["levels"].items()
+                },
+                hands=int(data["hands"]),
+                matches=int(data["matches"]),
+                deal_sets=int(data["deal_sets"]),
+                differences=tuple(Difference.from_json(d) for d in data["differences"]),
+                per_deal_set={
+                    str(level): {int(d): (int(y), int(n)) for d, (y, n) in sets.items()}
+                    for level, sets in data["per_deal_set"].items()
+                },
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ArenaError(f"a saved arena result with a bad field: {error}") from None
+        return result, data["run"]
 
     def table(self) -> list[str]:
         """The figures as a text table."""
@@ -477,12 +556,14 @@ def run_arena(
     rules: Rules | None = None,
     keep_records: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    deal_set_limit: int | None = None,
 ) -> ArenaResult:
     """Play a duplicate tournament between four bots (see the module's docstring).
 
     The figures are pooled by ``bot.level``: entrants of one level should
     share their settings.  ``progress(hands_done, hands_asked)`` is called
-    after each deal set.
+    after each deal set.  With ``deal_set_limit``, only the first deal sets
+    of the tournament are played, exactly as in the whole one.
     """
     if len(entrants) != 4:
         raise ArenaError("an arena seats exactly four bots")
@@ -503,6 +584,8 @@ def run_arena(
         per_rotation = math.ceil(hands / 4)
         blocks = [min(BLOCK, per_rotation - start) for start in range(0, per_rotation, BLOCK)]
         units = (unit for d, count in enumerate(blocks) for unit in units_of(d, count))
+    if deal_set_limit is not None:
+        units = itertools.islice(units, 4 * deal_set_limit)
 
     levels = [bot.level for bot in four]
     tallies = {level: _Tally(seats=levels.count(level)) for level in dict.fromkeys(levels)}

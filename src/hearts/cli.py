@@ -14,6 +14,7 @@ from hearts import __version__
 from hearts.arena import (
     DEFAULT_WORKERS,
     ArenaError,
+    ArenaResult,
     make_entrants,
     parse_settings,
     run_arena,
@@ -25,10 +26,11 @@ from hearts.match import HandLog, HandResult, Match, Phase
 from hearts.record import RecordError, dumps_record, loads_record
 from hearts.rules import SEAT_NAMES, SEATS, PassDirection
 from hearts.suggest import DEFAULT_LEVEL, DEFAULT_SEED, suggest_in_match
-from hearts.variants import variant_changes
+from hearts.variants import CONTROL_CHECK, check_control, source_digest, variant_changes
 from hearts.view import split_tricks
 
 if TYPE_CHECKING:
+    from hearts.bots.base import Bot
     from hearts.server.settings import Settings
 
 MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
@@ -198,20 +200,40 @@ def arena(args: argparse.Namespace) -> int:
             for level, values in parse_settings(args.variant).items():
                 changed.setdefault(level, {}).update(values)
             runs.append(changed)
+        elif args.control:
+            raise ArenaError("--control stands in for the control of a --variant run")
+        if args.control and args.save:
+            raise ArenaError("--control reads a saved control; --save writes one: not both")
         # Every run's bots are made (and their settings checked) before any plays.
         entrants = [make_entrants(levels, run) for run in runs]
-        results = [
-            run_arena(
+        asked = {
+            "seats": levels,
+            "hands": args.hands,
+            "seed": args.seed,
+            "matches": args.matches,
+            "settings": json.loads(json.dumps(settings)),
+        }
+        saved = _saved_control(args.control, asked) if args.control else None
+
+        def play(bots: list[Bot], deal_set_limit: int | None = None) -> ArenaResult:
+            return run_arena(
                 bots,
                 hands=args.hands,
                 seed=args.seed,
                 matches=args.matches,
                 workers=args.workers,
                 progress=show_progress if sys.stderr.isatty() else None,
+                deal_set_limit=deal_set_limit,
             )
-            for bots in entrants
-        ]
+
+        if saved is None:
+            results = [play(bots) for bots in entrants]
+        else:
+            check_control(saved, play(entrants[0], CONTROL_CHECK))
+            results = [saved, play(entrants[1])]
         changes = variant_changes(results[0], results[1]) if args.variant else ()
+        if args.save:
+            _save_control(Path(args.save), results[0].to_saved(asked | {"source": source_digest()}))
     except ArenaError as error:
         raise UserError(str(error)) from None
     except KeyboardInterrupt:
@@ -237,6 +259,40 @@ def arena(args: argparse.Namespace) -> int:
         }
         print(json.dumps(both))
     return EXIT_OK
+
+
+def _saved_control(path: str, asked: dict[str, Any]) -> ArenaResult:
+    """The control saved in ``path``, if it was played as ``asked`` (ArenaError if not)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ArenaError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError:
+        raise ArenaError(f"{path} is not JSON") from None
+    saved, run = ArenaResult.from_saved(data)
+    for key, value in asked.items():
+        if run.get(key) != value:
+            raise ArenaError(
+                f"{path} was played with {key} {json.dumps(run.get(key))}, "
+                f"not {json.dumps(value)}: the control must be the same tournament"
+            )
+    if run.get("source") != source_digest():
+        print(
+            f"note: the code has changed since {path} was saved; its first "
+            f"{CONTROL_CHECK} deal sets are played again to check it still plays the same",
+            file=sys.stderr,
+        )
+    return saved
+
+
+def _save_control(path: Path, data: dict[str, Any]) -> None:
+    """Write a saved control whole or not at all."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(json.dumps(data) + "\n", encoding="utf-8")
+        partial.replace(path)
+    except OSError as error:
+        raise ArenaError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def show_progress(done: int, asked: int) -> None:
@@ -556,6 +612,22 @@ def build_parser() -> argparse.ArgumentParser:
             "also play the same deals with this setting changed (repeatable), and print "
             "how it moved the first level's difference from the others, paired deal set "
             "by deal set"
+        ),
+    )
+    arena_parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help=(
+            "write the run as given (the control, with --variant) to FILE, for a later --control"
+        ),
+    )
+    arena_parser.add_argument(
+        "--control",
+        metavar="FILE",
+        help=(
+            "with --variant: read the control from FILE (saved by --save, same seats, hands, "
+            f"seed and --set) instead of playing it; its first {CONTROL_CHECK} deal sets are "
+            "played again, and it is refused if they score differently now"
         ),
     )
     arena_parser.set_defaults(run=arena)

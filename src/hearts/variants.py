@@ -4,15 +4,26 @@
 and with some settings changed (the variant), with the same seed: the same
 deal sets, and the same generator for every decision.  :func:`variant_changes`
 then pairs the two runs deal set by deal set (see ``docs/strength.md``).
+
+The control of a long tournament takes as long as the variant, and it is
+the same for every variant measured against it: ``hearts arena --save``
+keeps it, and ``--control`` reads it back instead of playing it again, once
+its first deal sets, played again, still score exactly as saved
+(:func:`check_control`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 from hearts.arena import ArenaError, ArenaResult, t_975
+
+CONTROL_CHECK: Final = 2
+"""Deal sets of a saved control played again before it is used (32 hands of a long run)."""
 
 
 @dataclass(frozen=True)
@@ -113,3 +124,29 @@ def variant_changes(control: ArenaResult, variant: ArenaResult) -> tuple[Variant
         )
         changes.append(VariantChange(first, other, diffs[0], diffs[1], ci, identical, count))
     return tuple(changes)
+
+
+def check_control(saved: ArenaResult, replay: ArenaResult) -> None:
+    """Refuse a saved control whose first deal sets, played again (``replay``), no longer
+    score exactly as they did: the bots have changed since it was saved."""
+    for level, sets in replay.per_deal_set.items():
+        for deal_set, figures in sorted(sets.items()):
+            then = saved.per_deal_set.get(level, {}).get(deal_set)
+            if then != figures:
+                raise ArenaError(
+                    f"the saved control does not play the same any more: in deal set {deal_set}, "
+                    f"{level} now takes {figures[0]} points in {figures[1]} seat-hands, "
+                    f"against {'none' if then is None else then[0]} when it was saved; "
+                    "play the control again (--save without --control)"
+                )
+
+
+def source_digest() -> str:
+    """A digest of the ``hearts`` package's Python source, to tell whether the code that
+    played a saved control has changed since."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
