@@ -480,8 +480,14 @@ def test_a_saved_control_stands_in_for_the_control(
     saved = tmp_path / "control.json"
     argv = ["arena", "--seats", "easy,random,random,random", "--hands", "48", "--workers", "1"]
     variant = ["--variant", "easy.high_follow=0.9", "--json"]
-    assert main([*argv, *variant, "--save", str(saved)]) == 0
+    changed = tmp_path / "variant.json"
+    assert main([*argv, *variant, "--save", str(saved), "--save-variant", str(changed)]) == 0
     played = json.loads(capsys.readouterr().out.splitlines()[-1])
+    # The variant's run is saved as the run of its settings: a control for the next one.
+    again = ["--set", "easy.high_follow=0.9", "--variant", "easy.high_follow=0.9", "--json"]
+    assert main([*argv, *again, "--control", str(changed)]) == 0
+    [same] = json.loads(capsys.readouterr().out.splitlines()[-1])["changes"]
+    assert same["change"] == 0 and same["control"] == played["changes"][0]["variant"]
     # Read back, the control gives the same changes without being played again
     # (only its first deal sets are, as a check).
     assert main([*argv, *variant, "--control", str(saved)]) == 0
@@ -537,6 +543,7 @@ def test_control_and_save_are_refused_where_they_make_no_sense(
     missing = str(tmp_path / "missing.json")
     for extra, message in [
         (["--control", missing], "--variant"),
+        (["--save-variant", missing], "--variant"),
         (["--variant", "easy.high_follow=0.9", "--control", missing, "--save", missing], "both"),
         (["--variant", "easy.high_follow=0.9", "--control", missing], "cannot read"),
     ]:

@@ -200,8 +200,8 @@ def arena(args: argparse.Namespace) -> int:
             for level, values in parse_settings(args.variant).items():
                 changed.setdefault(level, {}).update(values)
             runs.append(changed)
-        elif args.control:
-            raise ArenaError("--control stands in for the control of a --variant run")
+        elif args.control or args.save_variant:
+            raise ArenaError("--control and --save-variant go with --variant")
         if args.control and args.save:
             raise ArenaError("--control reads a saved control; --save writes one: not both")
         # Every run's bots are made (and their settings checked) before any plays.
@@ -234,6 +234,14 @@ def arena(args: argparse.Namespace) -> int:
         changes = variant_changes(results[0], results[1]) if args.variant else ()
         if args.save:
             _save_control(Path(args.save), results[0].to_saved(asked | {"source": source_digest()}))
+        if args.save_variant:
+            # Saved as the run of the changed settings, so that it can be the control
+            # of the next variant (given as --set).
+            changed_run = asked | {"settings": json.loads(json.dumps(runs[1]))}
+            _save_control(
+                Path(args.save_variant),
+                results[1].to_saved(changed_run | {"source": source_digest()}),
+            )
     except ArenaError as error:
         raise UserError(str(error)) from None
     except KeyboardInterrupt:
@@ -619,6 +627,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=(
             "write the run as given (the control, with --variant) to FILE, for a later --control"
+        ),
+    )
+    arena_parser.add_argument(
+        "--save-variant",
+        metavar="FILE",
+        help=(
+            "with --variant: write the variant's run to FILE, for a later --control with the "
+            "variant's settings given as --set"
         ),
     )
     arena_parser.add_argument(
