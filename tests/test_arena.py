@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -550,3 +552,44 @@ def test_control_and_save_are_refused_where_they_make_no_sense(
         assert main([*argv, *extra]) == 1
         captured = capsys.readouterr()
         assert captured.out == "" and message in captured.err
+
+
+def test_saved_runs_of_several_seeds_are_pooled_deal_set_by_deal_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "pool_variants", Path(__file__).parents[1] / "benchmarks" / "pool_variants.py"
+    )
+    assert spec is not None and spec.loader is not None
+    pool_variants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pool_variants)
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "32", "--workers", "1"]
+    pairs = []
+    for seed in ("1", "2"):
+        control, variant = tmp_path / f"c{seed}.json", tmp_path / f"v{seed}.json"
+        extra = ["--seed", seed, "--variant", "easy.high_follow=0.9"]
+        assert main([*argv, *extra, "--save", str(control), "--save-variant", str(variant)]) == 0
+        pairs.append(f"{control}:{variant}")
+    capsys.readouterr()
+    controls = [
+        ArenaResult.from_saved(json.loads(Path(p.split(":")[0]).read_text()))[0] for p in pairs
+    ]
+    variants = [
+        ArenaResult.from_saved(json.loads(Path(p.split(":")[1]).read_text()))[0] for p in pairs
+    ]
+    # Pooled, the clusters are every deal set of both seeds.
+    [change] = variant_changes(pool_variants.pooled(controls), pool_variants.pooled(variants))
+    assert change.deal_sets == 4
+    [one] = variant_changes(controls[0], variants[0])
+    [two] = variant_changes(controls[1], variants[1])
+    assert change.change == pytest.approx((one.change + two.change) / 2)
+    monkeypatch.setattr(sys, "argv", ["pool_variants.py", *pairs])
+    assert pool_variants.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("all 2 seeds, 64 hands: variant minus control")
+    # A control and a variant of different seeds are refused.
+    monkeypatch.setattr(
+        sys, "argv", ["pool_variants.py", f"{pairs[0].split(':')[0]}:{pairs[1].split(':')[1]}"]
+    )
+    assert pool_variants.main() == 1
+    assert "not the same tournament" in capsys.readouterr().err
