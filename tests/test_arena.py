@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hearts import bots as bots_module
 from hearts.arena import (
     MOON_THREAT_POINTS,
     ArenaError,
@@ -514,7 +515,7 @@ def test_a_saved_control_stands_in_for_the_control(
     ("extra", "content", "message"),
     [
         (["--seed", "5"], None, "seed"),
-        (["--set", "easy.high_follow=0.5"], None, "settings"),
+        (["--set", "easy.high_follow=0.5"], None, "easy.high_follow=0.55"),
         ([], "not json", "is not JSON"),
         ([], "{}", "not a saved arena result"),
     ],
@@ -593,3 +594,31 @@ def test_saved_runs_of_several_seeds_are_pooled_deal_set_by_deal_set(
     )
     assert pool_variants.main() == 1
     assert "not the same tournament" in capsys.readouterr().err
+
+
+def test_a_saved_variant_is_the_control_once_its_setting_is_the_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["arena", "--seats", "easy,random,random,random", "--hands", "32", "--workers", "1"]
+    changed = tmp_path / "variant.json"
+    variant = ["--variant", "easy.high_follow=0.9"]
+    assert (
+        main([*argv, *variant, "--save", str(tmp_path / "c.json"), "--save-variant", str(changed)])
+        == 0
+    )
+    capsys.readouterr()
+    # A later default: Easy follows high 90% of the time unless told otherwise.
+    make_bot = bots_module.make_bot
+
+    def later_default(level: str, **settings: Any) -> Bot:
+        if level == "easy":
+            settings = {"high_follow": 0.9, **settings}
+        return make_bot(level, **settings)
+
+    monkeypatch.setattr(bots_module, "make_bot", later_default)
+    assert main([*argv, "--variant", "easy.high_follow=0.5", "--control", str(changed)]) == 0
+    assert "variant minus control" in capsys.readouterr().out
+    # Without it, the saved run is not the control of today's default.
+    monkeypatch.setattr(bots_module, "make_bot", make_bot)
+    assert main([*argv, "--variant", "easy.high_follow=0.5", "--control", str(changed)]) == 1
+    assert "easy.high_follow=0.9" in capsys.readouterr().err

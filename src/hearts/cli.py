@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -212,6 +213,7 @@ def arena(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "matches": args.matches,
             "settings": json.loads(json.dumps(settings)),
+            "bots": _bot_fields(entrants[0]),
         }
         saved = _saved_control(args.control, asked) if args.control else None
 
@@ -237,7 +239,10 @@ def arena(args: argparse.Namespace) -> int:
         if args.save_variant:
             # Saved as the run of the changed settings, so that it can be the control
             # of the next variant (given as --set).
-            changed_run = asked | {"settings": json.loads(json.dumps(runs[1]))}
+            changed_run = asked | {
+                "settings": json.loads(json.dumps(runs[1])),
+                "bots": _bot_fields(entrants[1]),
+            }
             _save_control(
                 Path(args.save_variant),
                 results[1].to_saved(changed_run | {"source": source_digest()}),
@@ -278,12 +283,32 @@ def _saved_control(path: str, asked: dict[str, Any]) -> ArenaResult:
     except ValueError:
         raise ArenaError(f"{path} is not JSON") from None
     saved, run = ArenaResult.from_saved(data)
-    for key, value in asked.items():
-        if run.get(key) != value:
+    for key in ("seats", "hands", "seed", "matches"):
+        if run.get(key) != asked[key]:
             raise ArenaError(
                 f"{path} was played with {key} {json.dumps(run.get(key))}, "
-                f"not {json.dumps(value)}: the control must be the same tournament"
+                f"not {json.dumps(asked[key])}: the control must be the same tournament"
             )
+    # The bots' settings, not the --set that gave them: a setting that has become the
+    # default since matches a control saved with it given.  A setting added since is
+    # not in the file; the deal sets played again check that it changes nothing.
+    then = run.get("bots")
+    if not isinstance(then, dict):
+        # Saved before the bots' settings were written: only the --set can be compared.
+        if run.get("settings") != asked["settings"]:
+            raise ArenaError(
+                f"{path} was played with --set {json.dumps(run.get('settings'))}, "
+                f"not {json.dumps(asked['settings'])}: the control must be the same tournament"
+            )
+        then = {}
+    for level, fields in asked["bots"].items():
+        for name, value in fields.items():
+            before = then.get(level, {}).get(name, value)
+            if before != value:
+                raise ArenaError(
+                    f"{path} was played with {level}.{name}={json.dumps(before)}, "
+                    f"not {json.dumps(value)}: the control must be the same tournament"
+                )
     if run.get("source") != source_digest():
         print(
             f"note: the code has changed since {path} was saved; its first "
@@ -291,6 +316,13 @@ def _saved_control(path: str, asked: dict[str, Any]) -> ArenaResult:
             file=sys.stderr,
         )
     return saved
+
+
+def _bot_fields(bots: list[Bot]) -> dict[str, dict[str, Any]]:
+    """Every setting of each level's bot, as JSON values."""
+    return {
+        bot.level: json.loads(json.dumps(dataclasses.asdict(bot), default=repr)) for bot in bots
+    }
 
 
 def _save_control(path: Path, data: dict[str, Any]) -> None:
@@ -641,9 +673,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--control",
         metavar="FILE",
         help=(
-            "with --variant: read the control from FILE (saved by --save, same seats, hands, "
-            f"seed and --set) instead of playing it; its first {CONTROL_CHECK} deal sets are "
-            "played again, and it is refused if they score differently now"
+            "with --variant: read the control from FILE (saved by --save: the same seats, "
+            "hands and seed, and bots set the same) instead of playing it; its first "
+            f"{CONTROL_CHECK} deal sets are played again, and it is refused if they score "
+            "differently now"
         ),
     )
     arena_parser.set_defaults(run=arena)
