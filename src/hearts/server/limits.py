@@ -30,6 +30,12 @@ SOCKET_RATE: Final = 20.0
 SOCKET_BURST: Final = 60.0
 
 
+def clock() -> float:
+    """The seconds the buckets count by: :func:`time.monotonic`, behind a name of its own so
+    that a test can hold time still and count tokens exactly, however fast the machine."""
+    return time.monotonic()
+
+
 @dataclass
 class Bucket:
     """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
@@ -37,10 +43,10 @@ class Bucket:
     rate: float
     burst: float
     tokens: float = -1.0
-    at: float = field(default_factory=time.monotonic)
+    at: float = field(default_factory=lambda: clock())
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = clock()
         if self.tokens < 0:
             self.tokens = self.burst
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
@@ -57,7 +63,7 @@ class Buckets:
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self._buckets: dict[str, Bucket] = {}
-        self._swept = time.monotonic()
+        self._swept = clock()
 
     def take(self, key: str) -> bool:
         bucket = self._buckets.get(key)
@@ -68,7 +74,7 @@ class Buckets:
         return allowed
 
     def _sweep(self) -> None:
-        now = time.monotonic()
+        now = clock()
         if now - self._swept < 60:
             return
         self._swept = now
