@@ -214,6 +214,8 @@ def arena(args: argparse.Namespace) -> int:
             "matches": args.matches,
             "settings": json.loads(json.dumps(settings)),
             "bots": _bot_fields(entrants[0]),
+            # The code as it is now, when play starts: it may be edited while a long run plays.
+            "source": source_digest(),
         }
         saved = _saved_control(args.control, asked) if args.control else None
 
@@ -235,7 +237,7 @@ def arena(args: argparse.Namespace) -> int:
             results = [saved, play(entrants[1])]
         changes = variant_changes(results[0], results[1]) if args.variant else ()
         if args.save:
-            _save_control(Path(args.save), results[0].to_saved(asked | {"source": source_digest()}))
+            _save_control(Path(args.save), results[0].to_saved(asked))
         if args.save_variant:
             # Saved as the run of the changed settings, so that it can be the control
             # of the next variant (given as --set).
@@ -245,7 +247,7 @@ def arena(args: argparse.Namespace) -> int:
             }
             _save_control(
                 Path(args.save_variant),
-                results[1].to_saved(changed_run | {"source": source_digest()}),
+                results[1].to_saved(changed_run),
             )
     except ArenaError as error:
         raise UserError(str(error)) from None
@@ -309,7 +311,7 @@ def _saved_control(path: str, asked: dict[str, Any]) -> ArenaResult:
                     f"{path} was played with {level}.{name}={json.dumps(before)}, "
                     f"not {json.dumps(value)}: the control must be the same tournament"
                 )
-    if run.get("source") != source_digest():
+    if run.get("source") != asked["source"]:
         print(
             f"note: the code has changed since {path} was saved; its first "
             f"{CONTROL_CHECK} deal sets are played again to check it still plays the same",
