@@ -511,6 +511,9 @@ def test_the_moon_table_suspects_from_the_first_point() -> None:
     match = position(deal, "2C 6C TC AC AD 2D 6D TD AS 2S 6S QS")
     view = match.view(1)
     assert ExpertBot()._suspicion(view) == (0, moon.MOON_TABLE[2][0])
+    # Scaled, in fewer (or more) of the deals, never in more than all of them.
+    assert ExpertBot(moon_scale=0.5)._suspicion(view) == (0, moon.MOON_TABLE[2][0] * 0.5)
+    assert ExpertBot(moon_scale=5.0)._suspicion(view) == (0, 1.0)
     # Without the table: from 8 points, in half of the deals, whatever the trick.
     table_off = ExpertBot(moon_table=False)
     assert table_off._suspicion(view) == (0, 0.5)

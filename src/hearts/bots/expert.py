@@ -125,6 +125,9 @@ class ExpertBot(Bot):
     penalty card won so far from the first point, in the share of deals
     :data:`~hearts.bots.moon.MOON_TABLE` gives for its points and the tricks played (how often
     ``expert-2026-11`` players went on to shoot)."""
+    moon_scale: float = 1.0
+    """With ``moon_table``: the table's shares are multiplied by this (capped at 1); below 1,
+    a suspect is played as shooting in fewer deals than it went on to shoot."""
     playout_noise: float = 0.0
     """In the playouts, how often each other seat plays a legal card at random instead of
     the policy's (the same random draws for every candidate in a deal); 0: never."""
@@ -306,6 +309,7 @@ class ExpertBot(Bot):
         return moon.suspicion(
             view,
             table=self.moon_table,
+            scale=self.moon_scale,
             points=self.suspicion_points,
             share=self.moon_suspicion,
             tell=self.pass_tell,

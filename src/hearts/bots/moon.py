@@ -53,14 +53,15 @@ def may_shoot(view: SeatView) -> bool:
 
 
 def suspicion(
-    view: SeatView, *, table: bool, points: int, share: float, tell: bool
+    view: SeatView, *, table: bool, points: int, share: float, tell: bool, scale: float = 1.0
 ) -> tuple[int | None, float]:
     """The opponent suspected of shooting (or None), and in what share of the deals.
 
     With ``table``, an opponent holding every penalty card won so far is suspected from
-    the first point, in the share :data:`MOON_TABLE` gives; without it, from ``points``
-    points, in ``share`` of the deals.  With ``tell``, the seat that passed us a moon tell
-    is suspected too (:func:`pass_tell`), in the larger of the two shares.
+    the first point, in the share :data:`MOON_TABLE` gives times ``scale`` (at most 1);
+    without it, from ``points`` points, in ``share`` of the deals.  With ``tell``, the seat
+    that passed us a moon tell is suspected too (:func:`pass_tell`), in the larger of the
+    two shares.
     """
     if table:
         suspect = suspected_shooter(view, 1)
@@ -69,7 +70,7 @@ def suspicion(
             won = taken_cards(view)[suspect] & view.rules.penalty_mask
             won_points = view.rules.hand_points_of_cards(won)
             row = 0 if won_points <= 3 else 1 if won_points <= 7 else 2 if won_points <= 13 else 3
-            share = MOON_TABLE[row][_column(view)]
+            share = min(1.0, MOON_TABLE[row][_column(view)] * scale)
     else:
         suspect = suspected_shooter(view, points)
     if tell:
