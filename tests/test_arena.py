@@ -509,6 +509,11 @@ def test_a_saved_control_stands_in_for_the_control(
     captured = capsys.readouterr()
     assert captured.out == "" and "deal set 1" in captured.err
     assert "play the control again" in captured.err
+    # A file whose bots' settings are garbled is refused before anything is played.
+    saved.write_text(json.dumps({**data, "run": {**data["run"], "bots": {"easy": 3}}}))
+    assert main([*argv, *variant, "--control", str(saved)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "bad field: bots" in captured.err
 
 
 @pytest.mark.parametrize(
@@ -549,6 +554,8 @@ def test_control_and_save_are_refused_where_they_make_no_sense(
         (["--save-variant", missing], "--variant"),
         (["--variant", "easy.high_follow=0.9", "--control", missing, "--save", missing], "both"),
         (["--variant", "easy.high_follow=0.9", "--control", missing], "cannot read"),
+        (["--save", str(tmp_path / "no" / "folder.json")], "cannot write"),
+        (["--variant", "easy.high_follow=0.9", "--save-variant", str(tmp_path)], "cannot write"),
     ]:
         assert main([*argv, *extra]) == 1
         captured = capsys.readouterr()

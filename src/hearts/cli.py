@@ -218,6 +218,9 @@ def arena(args: argparse.Namespace) -> int:
             "source": source_digest(),
         }
         saved = _saved_control(args.control, asked) if args.control else None
+        for target in (args.save, args.save_variant):
+            if target:
+                _check_writable(Path(target))  # before hours of play, not after
 
         def play(bots: list[Bot], deal_set_limit: int | None = None) -> ArenaResult:
             return run_arena(
@@ -295,6 +298,8 @@ def _saved_control(path: str, asked: dict[str, Any]) -> ArenaResult:
     # default since matches a control saved with it given.  A setting added since is
     # not in the file; the deal sets played again check that it changes nothing.
     then = run.get("bots")
+    if isinstance(then, dict) and not all(isinstance(v, dict) for v in then.values()):
+        raise ArenaError(f"{path}: a saved arena result with a bad field: bots")
     if not isinstance(then, dict):
         # Saved before the bots' settings were written: only the --set can be compared.
         if run.get("settings") != asked["settings"]:
@@ -325,6 +330,13 @@ def _bot_fields(bots: list[Bot]) -> dict[str, dict[str, Any]]:
     return {
         bot.level: json.loads(json.dumps(dataclasses.asdict(bot), default=repr)) for bot in bots
     }
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse a file to save to that could not be written."""
+    folder = path.parent
+    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise ArenaError(f"cannot write {path}: not a file in a folder that can be written")
 
 
 def _save_control(path: Path, data: dict[str, Any]) -> None:
