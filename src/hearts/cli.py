@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
@@ -27,7 +26,16 @@ from hearts.match import HandLog, HandResult, Match, Phase
 from hearts.record import RecordError, dumps_record, loads_record
 from hearts.rules import SEAT_NAMES, SEATS, PassDirection
 from hearts.suggest import DEFAULT_LEVEL, DEFAULT_SEED, suggest_in_match
-from hearts.variants import CONTROL_CHECK, check_control, source_digest, variant_changes
+from hearts.variants import (
+    CONTROL_CHECK,
+    bot_fields,
+    check_control,
+    check_writable,
+    load_control,
+    save_run,
+    source_digest,
+    variant_changes,
+)
 from hearts.view import split_tricks
 
 if TYPE_CHECKING:
@@ -213,14 +221,22 @@ def arena(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "matches": args.matches,
             "settings": json.loads(json.dumps(settings)),
-            "bots": _bot_fields(entrants[0]),
+            "bots": bot_fields(entrants[0]),
             # The code as it is now, when play starts: it may be edited while a long run plays.
             "source": source_digest(),
         }
-        saved = _saved_control(args.control, asked) if args.control else None
+        saved = None
+        if args.control:
+            saved, code_changed = load_control(Path(args.control), asked)
+            if code_changed:
+                print(
+                    f"note: the code has changed since {args.control} was saved; its first "
+                    f"{CONTROL_CHECK} deal sets are played again to check it still plays the same",
+                    file=sys.stderr,
+                )
         for target in (args.save, args.save_variant):
             if target:
-                _check_writable(Path(target))  # before hours of play, not after
+                check_writable(Path(target))  # before hours of play, not after
 
         def play(bots: list[Bot], deal_set_limit: int | None = None) -> ArenaResult:
             return run_arena(
@@ -240,15 +256,15 @@ def arena(args: argparse.Namespace) -> int:
             results = [saved, play(entrants[1])]
         changes = variant_changes(results[0], results[1]) if args.variant else ()
         if args.save:
-            _save_control(Path(args.save), results[0].to_saved(asked))
+            save_run(Path(args.save), results[0].to_saved(asked))
         if args.save_variant:
             # Saved as the run of the changed settings, so that it can be the control
             # of the next variant (given as --set).
             changed_run = asked | {
                 "settings": json.loads(json.dumps(runs[1])),
-                "bots": _bot_fields(entrants[1]),
+                "bots": bot_fields(entrants[1]),
             }
-            _save_control(
+            save_run(
                 Path(args.save_variant),
                 results[1].to_saved(changed_run),
             )
@@ -277,76 +293,6 @@ def arena(args: argparse.Namespace) -> int:
         }
         print(json.dumps(both))
     return EXIT_OK
-
-
-def _saved_control(path: str, asked: dict[str, Any]) -> ArenaResult:
-    """The control saved in ``path``, if it was played as ``asked`` (ArenaError if not)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ArenaError(f"cannot read {path}: {error.strerror or error}") from None
-    except ValueError:
-        raise ArenaError(f"{path} is not JSON") from None
-    saved, run = ArenaResult.from_saved(data)
-    for key in ("seats", "hands", "seed", "matches"):
-        if run.get(key) != asked[key]:
-            raise ArenaError(
-                f"{path} was played with {key} {json.dumps(run.get(key))}, "
-                f"not {json.dumps(asked[key])}: the control must be the same tournament"
-            )
-    # The bots' settings, not the --set that gave them: a setting that has become the
-    # default since matches a control saved with it given.  A setting added since is
-    # not in the file; the deal sets played again check that it changes nothing.
-    then = run.get("bots")
-    if isinstance(then, dict) and not all(isinstance(v, dict) for v in then.values()):
-        raise ArenaError(f"{path}: a saved arena result with a bad field: bots")
-    if not isinstance(then, dict):
-        # Saved before the bots' settings were written: only the --set can be compared.
-        if run.get("settings") != asked["settings"]:
-            raise ArenaError(
-                f"{path} was played with --set {json.dumps(run.get('settings'))}, "
-                f"not {json.dumps(asked['settings'])}: the control must be the same tournament"
-            )
-        then = {}
-    for level, fields in asked["bots"].items():
-        for name, value in fields.items():
-            before = then.get(level, {}).get(name, value)
-            if before != value:
-                raise ArenaError(
-                    f"{path} was played with {level}.{name}={json.dumps(before)}, "
-                    f"not {json.dumps(value)}: the control must be the same tournament"
-                )
-    if run.get("source") != asked["source"]:
-        print(
-            f"note: the code has changed since {path} was saved; its first "
-            f"{CONTROL_CHECK} deal sets are played again to check it still plays the same",
-            file=sys.stderr,
-        )
-    return saved
-
-
-def _bot_fields(bots: list[Bot]) -> dict[str, dict[str, Any]]:
-    """Every setting of each level's bot, as JSON values."""
-    return {
-        bot.level: json.loads(json.dumps(dataclasses.asdict(bot), default=repr)) for bot in bots
-    }
-
-
-def _check_writable(path: Path) -> None:
-    """Refuse a file to save to that could not be written."""
-    folder = path.parent
-    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise ArenaError(f"cannot write {path}: not a file in a folder that can be written")
-
-
-def _save_control(path: Path, data: dict[str, Any]) -> None:
-    """Write a saved control whole or not at all."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        partial.write_text(json.dumps(data) + "\n", encoding="utf-8")
-        partial.replace(path)
-    except OSError as error:
-        raise ArenaError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def show_progress(done: int, asked: int) -> None:

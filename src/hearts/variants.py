@@ -14,13 +14,19 @@ its first deal sets, played again, still score exactly as saved
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hearts.arena import ArenaError, ArenaResult, t_975
+
+if TYPE_CHECKING:
+    from hearts.bots.base import Bot
 
 CONTROL_CHECK: Final = 2
 """Deal sets of a saved control played again before it is used (32 hands of a long run)."""
@@ -150,3 +156,68 @@ def source_digest() -> str:
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def load_control(path: Path, asked: dict[str, Any]) -> tuple[ArenaResult, bool]:
+    """The control saved in ``path``, if it was played as ``asked`` (ArenaError if not), and
+    whether the code has changed since it was saved."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ArenaError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError:
+        raise ArenaError(f"{path} is not JSON") from None
+    saved, run = ArenaResult.from_saved(data)
+    for key in ("seats", "hands", "seed", "matches"):
+        if run.get(key) != asked[key]:
+            raise ArenaError(
+                f"{path} was played with {key} {json.dumps(run.get(key))}, "
+                f"not {json.dumps(asked[key])}: the control must be the same tournament"
+            )
+    # The bots' settings, not the --set that gave them: a setting that has become the
+    # default since matches a control saved with it given.  A setting added since is
+    # not in the file; the deal sets played again check that it changes nothing.
+    then = run.get("bots")
+    if isinstance(then, dict) and not all(isinstance(v, dict) for v in then.values()):
+        raise ArenaError(f"{path}: a saved arena result with a bad field: bots")
+    if not isinstance(then, dict):
+        # Saved before the bots' settings were written: only the --set can be compared.
+        if run.get("settings") != asked["settings"]:
+            raise ArenaError(
+                f"{path} was played with --set {json.dumps(run.get('settings'))}, "
+                f"not {json.dumps(asked['settings'])}: the control must be the same tournament"
+            )
+        then = {}
+    for level, fields in asked["bots"].items():
+        for name, value in fields.items():
+            before = then.get(level, {}).get(name, value)
+            if before != value:
+                raise ArenaError(
+                    f"{path} was played with {level}.{name}={json.dumps(before)}, "
+                    f"not {json.dumps(value)}: the control must be the same tournament"
+                )
+    return saved, run.get("source") != asked["source"]
+
+
+def bot_fields(bots: list[Bot]) -> dict[str, dict[str, Any]]:
+    """Every setting of each level's bot, as JSON values."""
+    return {
+        bot.level: json.loads(json.dumps(dataclasses.asdict(bot), default=repr)) for bot in bots
+    }
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a file to save to that could not be written."""
+    folder = path.parent
+    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise ArenaError(f"cannot write {path}: not a file in a folder that can be written")
+
+
+def save_run(path: Path, data: dict[str, Any]) -> None:
+    """Write a saved run whole or not at all."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(json.dumps(data) + "\n", encoding="utf-8")
+        partial.replace(path)
+    except OSError as error:
+        raise ArenaError(f"cannot write {path}: {error.strerror or error}") from None
