@@ -39,11 +39,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts import Match, Phase
-from hearts.arena import make_entrants, ratio_ci95, run_arena
+from hearts.arena import make_entrants, run_arena
 from hearts.bots import make_bot
 from hearts.coach import DEFAULT_BUDGET, Budget, analyse_match
 from hearts.coach.review import MISTAKE, THRESHOLDS, accuracy_of
 from hearts.record import read_record
+from hearts.stats import ratio_ci95
 
 LEVELS = ("expert", "normal", "normal", "expert")
 

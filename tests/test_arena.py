@@ -20,15 +20,11 @@ from hearts.arena import (
     Unit,
     deal_set_seed,
     decision_rng,
-    difference_ci95,
     make_entrants,
     moon_stopper,
     parse_settings,
-    percentile,
     play_unit,
-    ratio_ci95,
     run_arena,
-    t_975,
 )
 from hearts.bots.base import Bot
 from hearts.bots.easy import EasyBot
@@ -38,6 +34,7 @@ from hearts.deal import seeded_deal
 from hearts.match import Phase
 from hearts.record import read_record
 from hearts.rules import Rules
+from hearts.stats import difference_ci95, percentile, ratio_ci95, t_975
 from hearts.variants import variant_changes
 from hearts.view import SeatView
 from helpers import mask

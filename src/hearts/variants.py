@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from hearts.arena import ArenaError, ArenaResult, t_975
+from hearts.arena import ArenaError, ArenaResult
+from hearts.stats import t_975
 
 if TYPE_CHECKING:
     from hearts.bots.base import Bot
@@ -82,7 +83,7 @@ class VariantChange:
 def variant_changes(control: ArenaResult, variant: ArenaResult) -> tuple[VariantChange, ...]:
     """For each other level: the variant's change of "first level minus it", paired by deal set.
 
-    Each run's difference is linearised as in :func:`difference_ci95`; the
+    Each run's difference is linearised as in :func:`hearts.stats.difference_ci95`; the
     change's standard error is the cluster-robust one of the per-deal-set
     residuals of the variant minus those of the control.
     """
