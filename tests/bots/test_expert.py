@@ -20,7 +20,7 @@ from hearts.hand import HandState
 from hearts.match import Match, Phase
 from hearts.rules import PassDirection, Rules
 from hearts.view import SeatView
-from helpers import c, make_deal, mask, texts
+from helpers import c, cs, make_deal, mask, texts
 
 NO_PASS = Rules(passing="none")
 """Positions start at trick 1 without the pass getting in the way."""
@@ -111,6 +111,20 @@ def test_passes_the_queen_when_short_in_spades() -> None:
     decision = ExpertBot().decide(match.view(0), random.Random(0))
     assert decision.kind == "pass"
     assert c("QS") in decision.cards
+
+
+def test_with_the_wide_pass_the_search_weighs_emptying_a_short_suit() -> None:
+    deal = make_deal("QS 3S AH KH 4H 2C 5C 8C 3D 9D JD 7C TS", "", "", "")
+    view = Match(seed=0, deal=deal).view(0)
+    small = ExpertBot(pass_samples=8, pass_rounds=1)
+    plain = small.weigh_passes(view, random.Random(0))
+    wide = dataclasses.replace(small, pass_wide=True).weigh_passes(view, random.Random(0))
+    diamonds = tuple(sorted(cs("3D 9D JD")))
+    assert diamonds not in plain.options
+    assert diamonds in wide.options
+    assert len(wide.options) == len(policy.wide_pass_candidates(view.hand.mask))
+    # The usual sets are scored on the same deals either way.
+    assert wide.costs[: len(plain.costs)] == plain.costs
 
 
 def test_points_to_the_leader_count_for_more() -> None:

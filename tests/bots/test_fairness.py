@@ -44,6 +44,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "shoot_check": True,
         "pass_shoot_check": True,
         "pass_tell": True,
+        "pass_wide": True,
         "endgame": 3,
         "lead_noise": 0.9,
         "discard_noise": 0.8,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hearts.bots import policy
 from hearts.cards import card_text
 from hearts.hand import HandState
-from helpers import STANDARD, cs, make_deal
+from helpers import STANDARD, cs, make_deal, mask
 
 
 def policy_card(hands: tuple[int, int, int, int], plays: str) -> str:
@@ -125,3 +126,30 @@ def test_playout_noise_leaves_the_steady_seat_to_the_policy() -> None:
     assert rolls[2] == 0
     assert min(rolls[s] for s in (0, 1, 3)) > 300
     assert changed > 90
+
+
+def test_the_wide_pass_candidates_add_every_trio_of_the_six_worst_and_the_voids() -> None:
+    hand = mask("QS 3S AH KH 4H 2C 5C 8C 3D 9D JD 7C TS")
+    plain = policy.pass_candidates(hand)
+    wide = policy.wide_pass_candidates(hand)
+    # The usual candidates come first, in their order (the first of equals is kept).
+    assert wide[: len(plain)] == plain
+    assert len(wide) == len(set(wide))
+    assert all(candidate & ~hand == 0 and candidate.bit_count() == 3 for candidate in wide)
+    worst = [card for _, card in policy.pass_dangers(hand)[:6]]
+    trios = [sum(1 << card for card in trio) for trio in itertools.combinations(worst, 3)]
+    # Three diamonds and three hearts: passing a suit empties it.  Four clubs are not
+    # a short suit.
+    voids = [mask("3D 9D JD"), mask("AH KH 4H")]
+    assert wide == list(dict.fromkeys([*plain, *trios, *voids]))
+
+
+def test_a_short_suit_is_made_up_to_three_with_the_most_dangerous_cards() -> None:
+    # Singletons in diamonds and clubs; the ace of hearts is the worst card to keep,
+    # the queen of spades is guarded by five spades.
+    hand = mask("QS 3S 4S 5S 6S 7S AH 2H 3H 4H 5H 9D 2C")
+    ranked = [card_text(card) for _, card in policy.pass_dangers(hand)]
+    assert ranked[:3] == ["AH", "9D", "2C"]
+    # Both voids make the same set; it is there once.
+    wide = policy.wide_pass_candidates(hand)
+    assert wide.count(mask("9D AH 2C")) == 1

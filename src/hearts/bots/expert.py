@@ -166,6 +166,10 @@ class ExpertBot(Bot):
     :data:`~hearts.bots.moon.TELL_RANK`) of going for the moon, in the share of deals
     :data:`~hearts.bots.moon.TELL_TABLE` gives, from the first trick and for as long as it could
     still take every penalty card: a hand going for the moon passes its low cards."""
+    pass_wide: bool = False
+    """Pass candidates: besides :func:`~hearts.bots.policy.pass_candidates`' sets, every set of
+    three of the six most dangerous cards and the sets that empty a short suit
+    (:func:`~hearts.bots.policy.wide_pass_candidates`)."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -398,7 +402,9 @@ class ExpertBot(Bot):
         started = time.perf_counter()
         hand = view.hand.mask
         direction = view.pass_direction
-        candidates = policy.pass_candidates(hand)
+        candidates = (
+            policy.wide_pass_candidates(hand) if self.pass_wide else policy.pass_candidates(hand)
+        )
         scorer = MatchScorer.for_view(view)
         seat = view.seat
         unseen = ALL_CARDS_MASK & ~hand

@@ -11,11 +11,15 @@ Expert's playouts give a moon up once another seat has won a penalty card.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Final
 
 from hearts.cards import (
     ACE_OF_SPADES,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
     HEARTS_MASK,
     KING_OF_SPADES,
     QUEEN_OF_SPADES,
@@ -302,4 +306,24 @@ def pass_candidates(hand: int) -> list[int]:
     # A hand for the moon passes its lowest cards instead.
     low = sum(1 << card for card in ranked[-3:])
     candidates.append(low)
+    return list(dict.fromkeys(candidates))
+
+
+def wide_pass_candidates(hand: int) -> list[int]:
+    """:func:`pass_candidates` first, then every other set of three of the six most dangerous
+    cards, then each set that empties a short club, diamond or heart suit (three cards or
+    fewer), the most dangerous other cards making up the three."""
+    ranked = [card for _, card in pass_dangers(hand)]
+    candidates = pass_candidates(hand)
+    for trio in itertools.combinations(ranked[:6], 3):
+        candidates.append(sum(1 << card for card in trio))
+    for suit in (CLUBS, DIAMONDS, HEARTS):
+        cards = hand & SUIT_MASK[suit]
+        if not 0 < cards.bit_count() <= 3:
+            continue
+        for card in ranked:
+            if cards.bit_count() == 3:
+                break
+            cards |= 1 << card
+        candidates.append(cards)
     return list(dict.fromkeys(candidates))
