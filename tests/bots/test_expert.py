@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Callable, Iterator
 
@@ -20,7 +21,7 @@ from hearts.hand import HandState
 from hearts.match import Match, Phase
 from hearts.rules import PassDirection, Rules
 from hearts.view import SeatView
-from helpers import c, cs, make_deal, mask, texts
+from helpers import STANDARD, c, cs, make_deal, mask, texts
 
 NO_PASS = Rules(passing="none")
 """Positions start at trick 1 without the pass getting in the way."""
@@ -690,3 +691,46 @@ def test_the_pass_shoot_check_asks_only_about_the_seat_we_pass_to(
     after = checked.weigh_passes(view, random.Random(2))
     assert asked == {1 << 1}
     assert any(found) and before.costs != after.costs
+
+
+def test_cards_equivalent_in_a_deal_are_tried_once() -> None:
+    deal = make_deal("2C", "3C 4C 6C 8C", "5C", "7C", voids={1: "C"})
+    state = HandState.replayed(STANDARD, deal, cs("2C"))
+    legal = state.legal_mask()
+    assert texts(cards_in(legal)) == "3C 4C 6C 8C"
+    # 3C and 4C touch; 5C (seat 2's) sits between 4C and 6C, 7C (seat 3's) between 6C and 8C.
+    for preferred, tried in (("4C", ["4C", "6C", "8C"]), ("8C", ["8C", "3C", "6C"])):
+        cards = expert_module.distinct_in_deal(state, legal, c(preferred))
+        assert [card_text(card) for card in cards] == tried  # the preferred card first
+
+
+def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
+    rng = random.Random(4)
+    bot = ExpertBot(lookahead=1)
+    scorer = MatchScorer.for_view(Match(seed=1).view(0))
+    better = 0
+    for _ in range(40):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        seat = rng.randrange(4)
+        for depth in (0, 1, 2):
+            state = HandState(STANDARD, hands)
+            modes = [policy.AVOID] * 4
+            cost = bot._finish(state, modes, seat, 0, scorer.cost, depth)
+            if depth == 0:
+                plain = cost
+            else:
+                assert cost <= plain
+                better += cost < plain
+                plain = cost
+    assert better > 10  # our own choices, made in the deal, often save points
+
+
+def test_with_the_lookahead_some_plays_change() -> None:
+    changed = 0
+    for view in itertools.islice(south_decisions(searchable), 12):
+        plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
+        deeper = ExpertBot(samples=12, pool=0, lookahead=1).decide(view, random.Random(2))
+        changed += plain != deeper
+    assert changed > 0

@@ -153,3 +153,29 @@ def test_a_short_suit_is_made_up_to_three_with_the_most_dangerous_cards() -> Non
     # Both voids make the same set; it is there once.
     wide = policy.wide_pass_candidates(hand)
     assert wide.count(mask("9D AH 2C")) == 1
+
+
+def test_a_paused_playout_goes_on_as_if_it_had_not_stopped() -> None:
+    rng = random.Random(11)
+    paused = 0
+    for _ in range(60):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        modes = (policy.SHOOT, policy.AVOID, policy.AVOID, policy.AVOID)
+        whole = HandState(STANDARD, hands)
+        assert policy.playout(whole, modes, True, 10) is None
+        state = HandState(STANDARD, hands)
+        seat = rng.randrange(4)
+        current = policy.playout(state, modes, True, 10, pause=seat)
+        while current is not None:
+            paused += 1
+            assert state.turn == seat
+            legal = state.legal_mask()
+            assert legal & (legal - 1)  # it stops only where the seat has a choice
+            # Resumed with the policy's own card, it finishes as the whole playout did.
+            card = policy.choose(state, legal, current[seat], policy.moon_threat(state))
+            current = policy.playout(state, current, True, 10, pause=seat, first=card)
+        assert state.tricks_played == 13
+        assert state.taken == whole.taken
+    assert paused > 60 * 5

@@ -55,6 +55,7 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hearts.bots import endgame, moon, policy
@@ -170,6 +171,11 @@ class ExpertBot(Bot):
     """Pass candidates: besides :func:`~hearts.bots.policy.pass_candidates`' sets, every set of
     three of the six most dangerous cards and the sets that empty a short suit
     (:func:`~hearts.bots.policy.wide_pass_candidates`)."""
+    lookahead: int = 0
+    """In each deal's playouts of a play decision, our own next ``lookahead`` choices are made by
+    trying every distinct legal card, each finished by the policy, and keeping the cheapest
+    (our later choices see the deal, as the card being scored does); 0: the policy plays our
+    cards too.  One costs several times the playouts; the pass is not affected."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -285,8 +291,9 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
-                        self._playout(state, modes, seat, chaos)
-                        costs.append(scorer.cost(state.taken))
+                        costs.append(
+                            self._finish(state, modes, seat, chaos, scorer.cost, self.lookahead)
+                        )
                     row.append(costs)
                 search.add(active, weight, row)
             done += len(worlds)
@@ -306,6 +313,42 @@ class ExpertBot(Bot):
             self.playout_noise,
             random.Random(chaos) if self.playout_noise > 0 else None,
             seat,
+        )
+
+    def _finish(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        chaos: int,
+        cost: Callable[[list[int]], float],
+        depth: int,
+        first: int = -1,
+    ) -> float:
+        """Our cost of finishing the hand in ``state`` (``first`` played first, if given): by
+        the policy for every seat, except that our next ``depth`` choices each take the
+        cheapest of our distinct cards in this deal, each finished the same way."""
+        if depth <= 0 and first < 0:
+            self._playout(state, list(modes), seat, chaos)
+            return cost(state.taken)
+        paused = policy.playout(
+            state,
+            (modes[0], modes[1], modes[2], modes[3]),
+            self.give_up,
+            self.seize,
+            self.playout_noise,
+            random.Random(chaos) if self.playout_noise > 0 else None,
+            seat,
+            pause=seat if depth > 0 else -1,
+            first=first,
+        )
+        if paused is None:
+            return cost(state.taken)
+        legal = state.legal_mask()
+        preferred = policy.choose(state, legal, paused[seat], policy.moon_threat(state))
+        return min(
+            self._finish(state.copy(), paused, seat, chaos, cost, depth - 1, card)
+            for card in distinct_in_deal(state, legal, preferred)
         )
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
@@ -595,5 +638,36 @@ def distinct_cards(view: SeatView, preferred: Card) -> list[Card]:
         else:
             groups.append([card])
     chosen = [preferred if preferred in group else group[0] for group in groups]
+    chosen.sort(key=lambda card: card != preferred)
+    return chosen
+
+
+def distinct_in_deal(state: HandState, legal: int, preferred: int) -> list[int]:
+    """The cards of ``legal`` (the seat to play's) with one of each group of equivalent cards in
+    the deal ``state`` holds, ``preferred`` first: as :func:`distinct_cards`, except that every
+    holding is known, so two cards are equivalent when no card between them is in another
+    seat's hand or on the table."""
+    points = state.rules.card_points
+    turn = state.turn
+    elsewhere = state.trick_mask
+    for other in range(4):
+        if other != turn:
+            elsewhere |= state.hands[other]
+    chosen: list[int] = []
+    last = -1
+    for card in range(52):
+        if not legal >> card & 1:
+            continue
+        if (
+            last >= 0
+            and last // 13 == card // 13
+            and points[last] == points[card]
+            and not elsewhere & ((1 << card) - (1 << (last + 1)))
+        ):
+            if card == preferred:
+                chosen[-1] = card
+        else:
+            chosen.append(card)
+        last = card
     chosen.sort(key=lambda card: card != preferred)
     return chosen

@@ -195,7 +195,9 @@ def playout(
     noise: float = 0.0,
     rng: random.Random | None = None,
     steady: int = -1,
-) -> None:
+    pause: int = -1,
+    first: int = -1,
+) -> tuple[int, int, int, int] | None:
     """Finish the hand with the policy, each seat in its own mode.
 
     With ``give_up``, a seat shooting the moon goes back to avoiding points
@@ -205,14 +207,30 @@ def playout(
     penalty card so far, at least that many points' worth, starts shooting.
     With ``noise`` (and ``rng``), every seat but ``steady`` plays a legal card
     at random instead of the policy's, with that chance, whenever it has a choice.
+
+    With ``pause`` (a seat), the playout stops short when that seat is to play
+    and has a choice of cards, and returns every seat's mode as it stands
+    then; otherwise it finishes the hand and returns None.  Calling
+    ``playout`` again with those modes, the same other arguments and a
+    ``first`` card (a legal card of the seat to play, played before the
+    policy takes over) goes on exactly as if the policy had chosen that card.
     """
     threat = moon_threat(state)
     shooting = give_up and SHOOT in modes
     current = list(modes)
     chaos = rng if noise > 0 else None
+    # One test in the loop for both: the seat to play now (to play ``first``), then ``pause``.
+    hold = state.turn if first >= 0 else pause
     while state.tricks_played < 13:
         legal = state.legal_mask()
-        if (
+        if state.turn == hold:
+            if first >= 0:
+                card, first, hold = first, -1, pause
+            elif legal & (legal - 1):
+                return (current[0], current[1], current[2], current[3])
+            else:
+                card = legal.bit_length() - 1
+        elif (
             chaos is not None
             and state.turn != steady
             and legal & (legal - 1)
@@ -233,6 +251,7 @@ def playout(
                 shooting = give_up
             if shooting:
                 shooting = _give_up(state, current)
+    return None
 
 
 def _give_up(state: HandState, modes: list[int]) -> bool:
