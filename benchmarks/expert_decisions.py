@@ -8,13 +8,17 @@ legal card.  Then, for each level given:
   other jobs on the machine disturb much less than wall time), as median,
   95th percentile and maximum, passes and plays apart;
 - ``seeds``: in how many of the play positions the decision changes when
-  only the generator's seed changes (a measure of the search's noise).
+  only the generator's seed changes (a measure of the search's noise);
+- ``changes``: in how many positions the decision with the ``--set``
+  settings differs from the level's default one, on the same seed (to be
+  read against ``seeds``: part of any change is the search's noise).
 
 Examples::
 
     python benchmarks/expert_decisions.py times expert-2026-11 expert
     python benchmarks/expert_decisions.py seeds expert-2026-11 expert --players normal
     python benchmarks/expert_decisions.py times expert --set rounds=1 --set pass_rounds=1
+    python benchmarks/expert_decisions.py changes expert --players normal --set lookahead=1
 """
 
 from __future__ import annotations
@@ -88,9 +92,23 @@ def seeds(bot: Bot, views: list[SeatView]) -> str:
     return f"the decision changes with the seed in {changed} of {len(plays)} play positions"
 
 
+def changes(bot: Bot, default: Bot, views: list[SeatView]) -> str:
+    changed = {"pass": 0, "play": 0}
+    seen = {"pass": 0, "play": 0}
+    for index, view in enumerate(views):
+        decision = bot.decide(view, random.Random(index))
+        seen[decision.kind] += 1
+        changed[decision.kind] += decision != default.decide(view, random.Random(index))
+    return "; ".join(
+        f"{kind}: {changed[kind]} of {seen[kind]} decisions differ from the default"
+        for kind in ("pass", "play")
+        if seen[kind]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["times", "seeds"])
+    parser.add_argument("what", choices=["times", "seeds", "changes"])
     parser.add_argument("levels", nargs="+")
     parser.add_argument("--players", default="expert-2026-11", help="who plays the positions")
     parser.add_argument("--matches", type=int, default=3)
@@ -110,7 +128,12 @@ def main() -> None:
     views = positions(args.players, args.matches, args.hands, args.seed)
     for level in args.levels:
         bot = make_bot(level, **settings)
-        result = times(bot, views) if args.what == "times" else seeds(bot, views)
+        if args.what == "times":
+            result = times(bot, views)
+        elif args.what == "seeds":
+            result = seeds(bot, views)
+        else:
+            result = changes(bot, make_bot(level), views)
         print(f"{level} {settings or ''}: {result}", flush=True)
 
 
