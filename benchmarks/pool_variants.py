@@ -10,11 +10,17 @@ together: every deal set of every seed is one cluster of the same paired,
 cluster-robust interval, so the seeds are pooled by their hands, not by an
 average of their intervals.
 
+An argument without a colon is a single saved run: the runs given so are
+pooled the same way into one standing, "first level minus each other level"
+over all their deal sets (the default's standing over several fresh seeds).
+
 Example::
 
     python benchmarks/pool_variants.py \\
         /tmp/arena/control-61.json:/tmp/arena/tell-61.json \\
         /tmp/arena/control-62.json:/tmp/arena/tell-62.json
+    python benchmarks/pool_variants.py \
+        benchmarks/controls/expert-seed101.json benchmarks/controls/expert-seed102.json
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from hearts.arena import ArenaError, ArenaResult
+from hearts.stats import difference_ci95
 from hearts.variants import variant_changes
 
 SEED_STRIDE = 1_000_000
@@ -56,17 +63,38 @@ def pooled(runs: list[ArenaResult]) -> ArenaResult:
     )
 
 
+def standing(runs: list[ArenaResult]) -> list[str]:
+    """ "First level minus each other level" over all the deal sets of ``runs``, a line each."""
+    together = pooled(runs)
+    first = together.seats[0]
+    lines = []
+    for other in list(dict.fromkeys(together.seats))[1:]:
+        diff, ci = difference_ci95(together.per_deal_set[first], together.per_deal_set[other])
+        interval = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "(no interval)"
+        lines.append(f"{first} minus {other} {diff:+.3f} pts/hand, 95% CI {interval}")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pairs", nargs="+", metavar="CONTROL.json:VARIANT.json")
+    parser.add_argument(
+        "pairs", nargs="+", metavar="CONTROL.json:VARIANT.json", help="or RUN.json for a standing"
+    )
     args = parser.parse_args()
     controls: list[ArenaResult] = []
     variants: list[ArenaResult] = []
+    runs: list[ArenaResult] = []
     try:
         for pair in args.pairs:
             control_path, colon, variant_path = pair.partition(":")
             if not colon:
-                raise ArenaError(f"a pair is CONTROL.json:VARIANT.json, not {pair!r}")
+                run, _ = load(pair)
+                if runs and run.seats != runs[0].seats:
+                    raise ArenaError(f"{pair}: not the same seats as {args.pairs[0]}")
+                for line in standing([run]):
+                    print(f"seed {run.seed}, {run.hands} hands: {line}")
+                runs.append(run)
+                continue
             (control, asked), (variant, changed) = load(control_path), load(variant_path)
             same = {key: asked.get(key) for key in ("seats", "hands", "seed", "matches")}
             if same != {key: changed.get(key) for key in same}:
@@ -78,6 +106,10 @@ def main() -> int:
             )
             controls.append(control)
             variants.append(variant)
+        if len(runs) > 1:
+            hands = sum(run.hands for run in runs)
+            for line in standing(runs):
+                print(f"all {len(runs)} runs, {hands} hands: {line}")
         if len(controls) > 1:
             hands = sum(run.hands for run in controls)
             for change in variant_changes(pooled(controls), pooled(variants)):

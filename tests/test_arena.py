@@ -598,6 +598,15 @@ def test_saved_runs_of_several_seeds_are_pooled_deal_set_by_deal_set(
     )
     assert pool_variants.main() == 1
     assert "not the same tournament" in capsys.readouterr().err
+    # Single runs give the standing: each seed's as the arena printed it, then all pooled.
+    runs = [p.split(":")[0] for p in pairs]
+    monkeypatch.setattr(sys, "argv", ["pool_variants.py", *runs])
+    assert pool_variants.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    figures = [float(line.split(" minus random ")[1].split()[0]) for line in lines]
+    assert figures[:2] == [round(run.differences[0].points_per_hand, 3) for run in controls]
+    assert lines[2].startswith("all 2 runs, 64 hands: easy minus random")
+    assert figures[2] == pytest.approx(sum(figures[:2]) / 2, abs=0.002)
 
 
 def test_a_saved_variant_is_the_control_once_its_setting_is_the_default(
