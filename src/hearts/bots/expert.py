@@ -327,7 +327,9 @@ class ExpertBot(Bot):
     ) -> float:
         """Our cost of finishing the hand in ``state`` (``first`` played first, if given): by
         the policy for every seat, except that our next ``depth`` choices each take the
-        cheapest of our distinct cards in this deal, each finished the same way."""
+        cheapest of our distinct cards in this deal, each finished the same way.  With
+        ``playout_noise``, each part after a choice draws its random plays from ``chaos``
+        afresh, the same for every card tried."""
         if depth <= 0 and first < 0:
             self._playout(state, list(modes), seat, chaos)
             return cost(state.taken)
