@@ -301,11 +301,21 @@ class ExpertBot(Bot):
                 break
         return search.weighed(cards)
 
-    def _playout(self, state: HandState, modes: list[int], seat: int, chaos: int) -> None:
+    def _playout(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        chaos: int,
+        pause: int = -1,
+        first: int = -1,
+    ) -> tuple[int, int, int, int] | None:
         """Finish the hand in ``state`` with the policy, each seat in its mode; with
         ``playout_noise``, the seats other than ``seat`` (ours) play at random that often,
-        the draws coming from the seed ``chaos``."""
-        policy.playout(
+        the draws coming from the seed ``chaos``.  ``pause`` and ``first`` are
+        :func:`hearts.bots.policy.playout`'s: stop at that seat's choice, or start with that
+        card; the modes at a pause are returned."""
+        return policy.playout(
             state,
             (modes[0], modes[1], modes[2], modes[3]),
             self.give_up,
@@ -313,6 +323,8 @@ class ExpertBot(Bot):
             self.playout_noise,
             random.Random(chaos) if self.playout_noise > 0 else None,
             seat,
+            pause,
+            first,
         )
 
     def _finish(
@@ -330,20 +342,7 @@ class ExpertBot(Bot):
         cheapest of our distinct cards in this deal, each finished the same way.  With
         ``playout_noise``, each part after a choice draws its random plays from ``chaos``
         afresh, the same for every card tried."""
-        if depth <= 0 and first < 0:
-            self._playout(state, list(modes), seat, chaos)
-            return cost(state.taken)
-        paused = policy.playout(
-            state,
-            (modes[0], modes[1], modes[2], modes[3]),
-            self.give_up,
-            self.seize,
-            self.playout_noise,
-            random.Random(chaos) if self.playout_noise > 0 else None,
-            seat,
-            pause=seat if depth > 0 else -1,
-            first=first,
-        )
+        paused = self._playout(state, modes, seat, chaos, seat if depth > 0 else -1, first)
         if paused is None:
             return cost(state.taken)
         legal = state.legal_mask()
