@@ -12,7 +12,8 @@ import pytest
 from hearts.bots import expert as expert_module
 from hearts.bots import moon, policy
 from hearts.bots.base import Decision
-from hearts.bots.expert import ExpertBot, MatchScorer, distinct_cards
+from hearts.bots.equivalence import distinct_cards, distinct_in_deal
+from hearts.bots.expert import ExpertBot, MatchScorer
 from hearts.bots.likelihood import Evidence
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search
@@ -700,7 +701,7 @@ def test_cards_equivalent_in_a_deal_are_tried_once() -> None:
     assert texts(cards_in(legal)) == "3C 4C 6C 8C"
     # 3C and 4C touch; 5C (seat 2's) sits between 4C and 6C, 7C (seat 3's) between 6C and 8C.
     for preferred, tried in (("4C", ["4C", "6C", "8C"]), ("8C", ["8C", "3C", "6C"])):
-        cards = expert_module.distinct_in_deal(state, legal, c(preferred))
+        cards = distinct_in_deal(state, legal, c(preferred))
         assert [card_text(card) for card in cards] == tried  # the preferred card first
 
 
