@@ -13,7 +13,7 @@ from hearts.bots import expert as expert_module
 from hearts.bots import moon, policy
 from hearts.bots.base import Decision
 from hearts.bots.equivalence import distinct_cards, distinct_in_deal
-from hearts.bots.expert import ExpertBot, MatchScorer
+from hearts.bots.expert import ExpertBot, MatchScorer, _own_cost
 from hearts.bots.likelihood import Evidence
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search
@@ -734,4 +734,37 @@ def test_with_the_lookahead_some_plays_change() -> None:
         plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
         deeper = ExpertBot(samples=12, pool=0, lookahead=1).decide(view, random.Random(2))
         changed += plain != deeper
+    assert changed > 0
+
+
+def test_an_opponent_replying_never_ends_a_deal_worse_off_than_by_the_policy() -> None:
+    rng = random.Random(5)
+    bot = ExpertBot(replies=True)
+    better = 0
+    for _ in range(60):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        seat = rng.randrange(4)
+        opponent = (seat + rng.randrange(1, 4)) % 4
+        finishes: list[list[int]] = []
+
+        def record(taken: list[int], finishes: list[list[int]] = finishes) -> float:
+            finishes.append(list(taken))
+            return 0.0
+
+        for replies in (0, 1 << opponent):
+            bot._finish(HandState(STANDARD, hands), [policy.AVOID] * 4, seat, 0, record, 0, replies)
+        plain, replied = (_own_cost(STANDARD, taken, opponent) for taken in finishes)
+        assert replied <= plain  # the policy's card is among those the opponent tries
+        better += replied < plain
+    assert better > 5  # choosing in the deal often saves the opponent points
+
+
+def test_with_replies_some_plays_change() -> None:
+    changed = 0
+    for view in itertools.islice(south_decisions(searchable), 12):
+        plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
+        replied = ExpertBot(samples=12, pool=0, replies=True).decide(view, random.Random(2))
+        changed += plain != replied
     assert changed > 0

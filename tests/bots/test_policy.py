@@ -166,16 +166,17 @@ def test_a_paused_playout_goes_on_as_if_it_had_not_stopped() -> None:
         whole = HandState(STANDARD, hands)
         assert policy.playout(whole, modes, True, 10) is None
         state = HandState(STANDARD, hands)
-        seat = rng.randrange(4)
-        current = policy.playout(state, modes, True, 10, pause=seat)
+        seats = rng.randrange(1, 16)  # a mask of one to four seats
+        current = policy.playout(state, modes, True, 10, pause=seats)
         while current is not None:
             paused += 1
-            assert state.turn == seat
+            seat = state.turn
+            assert seats >> seat & 1
             legal = state.legal_mask()
             assert legal & (legal - 1)  # it stops only where the seat has a choice
             # Resumed with the policy's own card, it finishes as the whole playout did.
             card = policy.choose(state, legal, current[seat], policy.moon_threat(state))
-            current = policy.playout(state, current, True, 10, pause=seat, first=card)
+            current = policy.playout(state, current, True, 10, pause=seats, first=card)
         assert state.tricks_played == 13
         assert state.taken == whole.taken
     assert paused > 60 * 5

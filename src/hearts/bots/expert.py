@@ -177,6 +177,12 @@ class ExpertBot(Bot):
     trying every distinct legal card, each finished by the policy, and keeping the cheapest
     (our later choices see the deal, as the card being scored does); 0: the policy plays our
     cards too.  One costs several times the playouts; the pass is not affected."""
+    replies: bool = False
+    """In each deal's playouts of a play decision, each opponent's next choice is made by trying
+    every distinct legal card of its own, each finished by the policy, and keeping the one that
+    leaves it best off in that deal (its points less the others' average; a moon counts); False:
+    the policy plays the opponents' cards.  It costs about one more playout per card each
+    opponent could play; the pass is not affected."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -219,6 +225,7 @@ class ExpertBot(Bot):
             my_modes.append(policy.SHOOT)
         search = Search(len(cards), len(my_modes))
         solving = view.hand.mask.bit_count() <= self.endgame
+        replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
         evidence = Evidence.of(view, first, self._noise_tables(), self.pass_noise)
         pending: list[int] | None = first
         done = 0
@@ -293,7 +300,9 @@ class ExpertBot(Bot):
                         state.play(cards[c])
                         modes[seat] = my_mode
                         costs.append(
-                            self._finish(state, modes, seat, chaos, scorer.cost, self.lookahead)
+                            self._finish(
+                                state, modes, seat, chaos, scorer.cost, self.lookahead, replies
+                            )
                         )
                     row.append(costs)
                 search.add(active, weight, row)
@@ -308,14 +317,14 @@ class ExpertBot(Bot):
         modes: Sequence[int],
         seat: int,
         chaos: int,
-        pause: int = -1,
+        pause: int = 0,
         first: int = -1,
     ) -> tuple[int, int, int, int] | None:
         """Finish the hand in ``state`` with the policy, each seat in its mode; with
         ``playout_noise``, the seats other than ``seat`` (ours) play at random that often,
         the draws coming from the seed ``chaos``.  ``pause`` and ``first`` are
-        :func:`hearts.bots.policy.playout`'s: stop at that seat's choice, or start with that
-        card; the modes at a pause are returned."""
+        :func:`hearts.bots.policy.playout`'s: stop at the choice of a seat of that mask, or
+        start with that card; the modes at a pause are returned."""
         return policy.playout(
             state,
             (modes[0], modes[1], modes[2], modes[3]),
@@ -336,22 +345,42 @@ class ExpertBot(Bot):
         chaos: int,
         cost: Callable[[list[int]], float],
         depth: int,
+        replies: int = 0,
         first: int = -1,
     ) -> float:
         """Our cost of finishing the hand in ``state`` (``first`` played first, if given): by
         the policy for every seat, except that our next ``depth`` choices each take the
-        cheapest of our distinct cards in this deal, each finished the same way.  With
-        ``playout_noise``, each part after a choice draws its random plays from ``chaos``
-        afresh, the same for every card tried."""
-        paused = self._playout(state, modes, seat, chaos, seat if depth > 0 else -1, first)
+        cheapest of our distinct cards in this deal, and the next choice of each opponent in
+        the mask ``replies`` takes the card best for that opponent; every card tried is
+        finished the same way (an opponent's, by the policy alone).  With ``playout_noise``,
+        each part after a choice draws its random plays from ``chaos`` afresh, the same for
+        every card tried."""
+        pause = replies | (1 << seat if depth > 0 else 0)
+        paused = self._playout(state, modes, seat, chaos, pause, first)
         if paused is None:
             return cost(state.taken)
+        turn = state.turn
         legal = state.legal_mask()
-        preferred = policy.choose(state, legal, paused[seat], policy.moon_threat(state))
-        return min(
-            self._finish(state.copy(), paused, seat, chaos, cost, depth - 1, card)
-            for card in distinct_in_deal(state, legal, preferred)
-        )
+        preferred = policy.choose(state, legal, paused[turn], policy.moon_threat(state))
+        cards = distinct_in_deal(state, legal, preferred)
+        if turn == seat:
+            return min(
+                self._finish(state.copy(), paused, seat, chaos, cost, depth - 1, replies, card)
+                for card in cards
+            )
+        # An opponent's choice: the first card (the policy's) unless another leaves it better off.
+        best: HandState | None = None
+        best_card, best_own = preferred, math.inf
+        for card in cards:
+            trial = state.copy()
+            self._playout(trial, paused, seat, chaos, 0, card)
+            own = _own_cost(trial.rules, trial.taken, turn)
+            if own < best_own:
+                best, best_card, best_own = trial, card, own
+        replies &= ~(1 << turn)
+        if best is not None and not replies and depth <= 0:
+            return cost(best.taken)  # nothing more to choose: that finish is the playout
+        return self._finish(state, paused, seat, chaos, cost, depth, replies, best_card)
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
@@ -565,6 +594,13 @@ def _resample(
         [float(drawn[i]) for i in kept],
         [shooters[i] for i in kept],
     )
+
+
+def _own_cost(rules: Rules, taken: list[int], seat: int) -> float:
+    """A seat's points in a finished hand (each seat's cards ``taken``) less the other seats'
+    average, a moon scored as the rules score it: what a seat playing for itself keeps low."""
+    points, _ = rules.score_hand(taken, "add")
+    return points[seat] - (points[0] + points[1] + points[2] + points[3] - points[seat]) / 3
 
 
 def _fallback_state(view: SeatView) -> HandState:

@@ -195,7 +195,7 @@ def playout(
     noise: float = 0.0,
     rng: random.Random | None = None,
     steady: int = -1,
-    pause: int = -1,
+    pause: int = 0,
     first: int = -1,
 ) -> tuple[int, int, int, int] | None:
     """Finish the hand with the policy, each seat in its own mode.
@@ -208,9 +208,9 @@ def playout(
     With ``noise`` (and ``rng``), every seat but ``steady`` plays a legal card
     at random instead of the policy's, with that chance, whenever it has a choice.
 
-    With ``pause`` (a seat), the playout stops short when that seat is to play
-    and has a choice of cards, and returns every seat's mode as it stands
-    then; otherwise it finishes the hand and returns None.  Calling
+    With ``pause`` (a mask of seats), the playout stops short when one of those
+    seats is to play and has a choice of cards, and returns every seat's mode
+    as it stands then; otherwise it finishes the hand and returns None.  Calling
     ``playout`` again with those modes, the same other arguments and a
     ``first`` card (a legal card of the seat to play, played before the
     policy takes over) goes on exactly as if the policy had chosen that card.
@@ -220,10 +220,10 @@ def playout(
     current = list(modes)
     chaos = rng if noise > 0 else None
     # One test in the loop for both: the seat to play now (to play ``first``), then ``pause``.
-    hold = state.turn if first >= 0 else pause
+    hold = 1 << state.turn if first >= 0 else pause
     while state.tricks_played < 13:
         legal = state.legal_mask()
-        if state.turn == hold:
+        if hold >> state.turn & 1:
             if first >= 0:
                 card, first, hold = first, -1, pause
             elif legal & (legal - 1):
