@@ -768,3 +768,30 @@ def test_with_replies_some_plays_change() -> None:
         replied = ExpertBot(samples=12, pool=0, replies=True).decide(view, random.Random(2))
         changed += plain != replied
     assert changed > 0
+
+
+def test_the_moon_lookahead_searches_only_the_deals_of_a_suspected_moon() -> None:
+    def suspect(view: SeatView) -> bool:
+        return (
+            searchable(view)
+            and moon.suspicion(view, table=True, points=8, share=0.5, tell=False, scale=100.0)[1]
+            == 1.0
+        )
+
+    with_suspect = list(itertools.islice(south_decisions(suspect), 3))
+    without = list(
+        itertools.islice(south_decisions(lambda view: searchable(view) and not suspect(view)), 3)
+    )
+    assert with_suspect and without
+    # Played as shooting in every deal, the suspect gets the lookahead in every deal...
+    base = ExpertBot(samples=10, pool=0, moon_scale=100.0)
+    for view in with_suspect:
+        moon_only = dataclasses.replace(base, moon_lookahead=1).weigh_plays(view, random.Random(3))
+        everywhere = dataclasses.replace(base, lookahead=1).weigh_plays(view, random.Random(3))
+        plain = base.weigh_plays(view, random.Random(3))
+        assert moon_only == everywhere
+        assert moon_only.costs != plain.costs
+    # ...and with nobody suspected, no deal is searched deeper.
+    for view in without:
+        moon_only = dataclasses.replace(base, moon_lookahead=1).weigh_plays(view, random.Random(3))
+        assert moon_only == base.weigh_plays(view, random.Random(3))

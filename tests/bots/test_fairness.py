@@ -46,6 +46,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "pass_tell": True,
         "pass_wide": True,
         "lookahead": 1,
+        "moon_lookahead": 2,
         "replies": True,
         "endgame": 3,
         "lead_noise": 0.9,

@@ -177,6 +177,11 @@ class ExpertBot(Bot):
     trying every distinct legal card, each finished by the policy, and keeping the cheapest
     (our later choices see the deal, as the card being scored does); 0: the policy plays our
     cards too.  One costs several times the playouts; the pass is not affected."""
+    moon_lookahead: int = 0
+    """``lookahead`` in the deals only where an opponent is played as shooting the moon (the
+    suspect of :func:`~hearts.bots.moon.suspicion`, in its share of the deals): our next
+    choices there find the card that stops the moon; elsewhere the policy plays them (unless
+    ``lookahead`` is set too).  0: never."""
     replies: bool = False
     """In each deal's playouts of a play decision, each opponent's next choice is made by trying
     every distinct legal card of its own, each finished by the policy, and keeping the one that
@@ -292,6 +297,11 @@ class ExpertBot(Bot):
                     if shooting >> other & 1:
                         modes[other] = policy.SHOOT
                 chaos = rng.getrandbits(32) if self.playout_noise > 0 else 0
+                depth = self.lookahead
+                if self.moon_lookahead > depth and any(
+                    modes[other] == policy.SHOOT for other in range(4) if other != seat
+                ):
+                    depth = self.moon_lookahead
                 for c in active:
                     costs = []
                     for my_mode in my_modes:
@@ -300,9 +310,7 @@ class ExpertBot(Bot):
                         state.play(cards[c])
                         modes[seat] = my_mode
                         costs.append(
-                            self._finish(
-                                state, modes, seat, chaos, scorer.cost, self.lookahead, replies
-                            )
+                            self._finish(state, modes, seat, chaos, scorer.cost, depth, replies)
                         )
                     row.append(costs)
                 search.add(active, weight, row)
