@@ -784,7 +784,7 @@ def test_the_moon_lookahead_searches_only_the_deals_of_a_suspected_moon() -> Non
     )
     assert with_suspect and without
     # Played as shooting in every deal, the suspect gets the lookahead in every deal...
-    base = ExpertBot(samples=10, pool=0, moon_scale=100.0)
+    base = ExpertBot(samples=10, pool=0, moon_scale=100.0, moon_lookahead=0)
     for view in with_suspect:
         moon_only = dataclasses.replace(base, moon_lookahead=1).weigh_plays(view, random.Random(3))
         everywhere = dataclasses.replace(base, lookahead=1).weigh_plays(view, random.Random(3))

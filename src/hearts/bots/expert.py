@@ -177,12 +177,12 @@ class ExpertBot(Bot):
     trying every distinct legal card, each finished by the policy, and keeping the cheapest
     (our later choices see the deal, as the card being scored does); 0: the policy plays our
     cards too.  One costs several times the playouts; the pass is not affected."""
-    moon_lookahead: int = 0
+    moon_lookahead: int = 1
     """``lookahead`` in the deals only where an opponent is played as shooting the moon (the
     suspect of :func:`~hearts.bots.moon.suspicion`, in its share of the deals, or one that
     ``shoot_prior`` or ``shoot_check`` finds): our next choices there find the card that
     stops the moon; elsewhere the policy plays them (unless ``lookahead`` is set too).
-    0: never."""
+    0: never (the default until December 2026)."""
     replies: bool = False
     """In each deal's playouts of a play decision, each opponent's next choice is made by trying
     every distinct legal card of its own, each finished by the policy, and keeping the one that
