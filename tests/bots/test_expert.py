@@ -795,3 +795,27 @@ def test_the_moon_lookahead_searches_only_the_deals_of_a_suspected_moon() -> Non
     for view in without:
         moon_only = dataclasses.replace(base, moon_lookahead=1).weigh_plays(view, random.Random(3))
         assert moon_only == base.weigh_plays(view, random.Random(3))
+
+
+def test_the_shoot_lookahead_searches_only_our_own_shooting() -> None:
+    may = list(itertools.islice(south_decisions(lambda v: searchable(v) and moon.may_shoot(v)), 4))
+    may_not = list(
+        itertools.islice(south_decisions(lambda v: searchable(v) and not moon.may_shoot(v)), 3)
+    )
+    assert may and may_not
+    base = ExpertBot(samples=10, pool=0)
+    deeper = dataclasses.replace(base, shoot_lookahead=1)
+    lowered = 0
+    for view in may:
+        plain = base.weigh_plays(view, random.Random(3))
+        searched = deeper.weigh_plays(view, random.Random(3))
+        # Our shooting finds its best next card in each deal, which is never dearer than
+        # the policy's: no card costs more, and some cost less.
+        assert all(new <= old + 1e-9 for new, old in zip(searched.costs, plain.costs, strict=True))
+        lowered += searched.costs != plain.costs
+    assert lowered > 0
+    # Once another seat has won a penalty card, we cannot shoot and nothing changes.
+    for view in may_not:
+        assert deeper.weigh_plays(view, random.Random(3)) == base.weigh_plays(
+            view, random.Random(3)
+        )

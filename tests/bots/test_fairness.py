@@ -47,6 +47,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "pass_wide": True,
         "lookahead": 1,
         "moon_lookahead": 2,
+        "shoot_lookahead": 2,
         "replies": True,
         "endgame": 3,
         "lead_noise": 0.9,

@@ -183,6 +183,11 @@ class ExpertBot(Bot):
     ``shoot_prior`` or ``shoot_check`` finds): our next choices there find the card that
     stops the moon; elsewhere the policy plays them (unless ``lookahead`` is set too).
     0: never (the default until December 2026)."""
+    shoot_lookahead: int = 0
+    """``lookahead`` for our own shooting: where we may still shoot the moon, our next choices
+    in each deal's playouts of our shooting are the cheapest of our distinct cards there,
+    and the policy plays them when we avoid points (unless ``lookahead`` is set); 0: the
+    policy shoots for us."""
     replies: bool = False
     """In each deal's playouts of a play decision, each opponent's next choice is made by trying
     every distinct legal card of its own, each finished by the policy, and keeping the one that
@@ -310,8 +315,13 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
+                        mode_depth = (
+                            max(depth, self.shoot_lookahead) if my_mode == policy.SHOOT else depth
+                        )
                         costs.append(
-                            self._finish(state, modes, seat, chaos, scorer.cost, depth, replies)
+                            self._finish(
+                                state, modes, seat, chaos, scorer.cost, mode_depth, replies
+                            )
                         )
                     row.append(costs)
                 search.add(active, weight, row)
