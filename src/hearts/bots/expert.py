@@ -308,16 +308,17 @@ class ExpertBot(Bot):
                     modes[other] == policy.SHOOT for other in range(4) if other != seat
                 ):
                     depth = self.moon_lookahead
+                depths = [
+                    max(depth, self.shoot_lookahead) if mode == policy.SHOOT else depth
+                    for mode in my_modes
+                ]
                 for c in active:
                     costs = []
-                    for my_mode in my_modes:
+                    for my_mode, mode_depth in zip(my_modes, depths, strict=True):
                         state = template.copy()
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
-                        mode_depth = (
-                            max(depth, self.shoot_lookahead) if my_mode == policy.SHOOT else depth
-                        )
                         costs.append(
                             self._finish(
                                 state, modes, seat, chaos, scorer.cost, mode_depth, replies
