@@ -13,7 +13,8 @@ from hearts.bots import expert as expert_module
 from hearts.bots import moon, policy
 from hearts.bots.base import Decision
 from hearts.bots.equivalence import distinct_cards, distinct_in_deal
-from hearts.bots.expert import ExpertBot, MatchScorer, _own_cost
+from hearts.bots.expert import ExpertBot, MatchScorer
+from hearts.bots.finish import own_cost
 from hearts.bots.likelihood import Evidence
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search
@@ -755,7 +756,7 @@ def test_an_opponent_replying_never_ends_a_deal_worse_off_than_by_the_policy() -
 
         for replies in (0, 1 << opponent):
             bot._finish(HandState(STANDARD, hands), [policy.AVOID] * 4, seat, 0, record, 0, replies)
-        plain, replied = (_own_cost(STANDARD, taken, opponent) for taken in finishes)
+        plain, replied = (own_cost(STANDARD, taken, opponent) for taken in finishes)
         assert replied <= plain  # the policy's card is among those the opponent tries
         better += replied < plain
     assert better > 5  # choosing in the deal often saves the opponent points

@@ -254,3 +254,76 @@ def test_accuracy_falls_with_the_loss() -> None:
     assert accuracy_of(0.0) == 100.0
     assert 70 < accuracy_of(1.0) < 80
     assert accuracy_of(3.0) > accuracy_of(8.0) > 0
+
+
+# --- the moon, searched as the Expert searches it ---------------------------------------
+
+
+def moon_positions(count: int) -> list[hearts.SeatView]:
+    """Play positions of Normal matches in which an opponent has won every penalty card."""
+    from hearts.bots import moon
+
+    bot = make_bot("normal")
+    found: list[hearts.SeatView] = []
+    for seed in range(5, 40):
+        match = Match(seed=seed)
+        rng = random.Random(seed)
+        for seat in range(4):
+            match.confirm_pass(seat, bot.decide(match.view(seat), rng).cards)
+        while match.phase is Phase.PLAYING:
+            turn = match.turn
+            assert turn is not None
+            view = match.view(turn)
+            suspect, share = moon.suspicion(view, table=True, points=8, share=0.5, tell=False)
+            if suspect is not None and share > 0 and len(view.legal) > 1:
+                found.append(view)
+                if len(found) == count:
+                    return found
+            match.play(bot.decide(view, rng).cards[0], turn)
+    return found
+
+
+def per_sample_costs(view: hearts.SeatView, budget: Budget) -> list[tuple[float, ...]]:
+    from hearts.coach.estimate import PlaySampler
+
+    sampler = PlaySampler(view, budget)
+    sampler.extend(budget.samples, random.Random(1))
+    return [option.per_sample for option in sampler.estimate(list(view.legal)).options]
+
+
+def test_where_a_moon_is_feared_the_next_choice_is_searched() -> None:
+    # In the deals where the suspect shoots, the seat's next card is the cheapest of its
+    # cards there, not the rule of thumb's: a cost can only go down, and it does somewhere.
+    lowered = 0
+    for view in moon_positions(6):
+        searched = per_sample_costs(view, Budget(samples=24))
+        plain = per_sample_costs(view, Budget(samples=24, moon_lookahead=0))
+        for costs, before in zip(searched, plain, strict=True):
+            assert all(a <= b + 1e-9 for a, b in zip(costs, before, strict=True))
+            lowered += sum(a < b - 1e-9 for a, b in zip(costs, before, strict=True))
+    assert lowered > 0
+
+
+def test_without_a_moon_feared_nothing_is_searched() -> None:
+    # Early in a hand nobody has won a penalty card: the costs are the rule of thumb's.
+    match = Match(seed=3)
+    bot = make_bot("normal")
+    rng = random.Random(0)
+    for seat in range(4):
+        match.confirm_pass(seat, bot.decide(match.view(seat), rng).cards)
+    choices = []
+    while len(choices) < 3:
+        turn = match.turn
+        assert turn is not None
+        view = match.view(turn)
+        if len(view.legal) > 1:
+            choices.append(view)
+        match.play(bot.decide(view, rng).cards[0], turn)
+    for view in choices:
+        searched = per_sample_costs(view, Budget(samples=24))
+        assert searched == per_sample_costs(view, Budget(samples=24, moon_lookahead=0))
+
+
+def test_a_negative_moon_lookahead_is_refused() -> None:
+    with pytest.raises(ValueError, match="moon_lookahead"):
+        Budget(moon_lookahead=-1)

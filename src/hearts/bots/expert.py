@@ -51,6 +51,7 @@ any change here (``docs/strength.md``).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -60,7 +61,8 @@ from dataclasses import dataclass
 
 from hearts.bots import endgame, moon, policy
 from hearts.bots.base import Bot
-from hearts.bots.equivalence import distinct_cards, distinct_in_deal
+from hearts.bots.equivalence import distinct_cards
+from hearts.bots.finish import Finisher
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.bots.likelihood import Evidence
 from hearts.bots.search import Search, Weighed
@@ -331,6 +333,11 @@ class ExpertBot(Bot):
                 break
         return search.weighed(cards)
 
+    @functools.cached_property
+    def finisher(self) -> Finisher:
+        """How the seats play on in this Expert's playouts."""
+        return Finisher(self.give_up, self.seize, self.playout_noise)
+
     def _playout(
         self,
         state: HandState,
@@ -340,22 +347,8 @@ class ExpertBot(Bot):
         pause: int = 0,
         first: int = -1,
     ) -> tuple[int, int, int, int] | None:
-        """Finish the hand in ``state`` with the policy, each seat in its mode; with
-        ``playout_noise``, the seats other than ``seat`` (ours) play at random that often,
-        the draws coming from the seed ``chaos``.  ``pause`` and ``first`` are
-        :func:`hearts.bots.policy.playout`'s: stop at the choice of a seat of that mask, or
-        start with that card; the modes at a pause are returned."""
-        return policy.playout(
-            state,
-            (modes[0], modes[1], modes[2], modes[3]),
-            self.give_up,
-            self.seize,
-            self.playout_noise,
-            random.Random(chaos) if self.playout_noise > 0 else None,
-            seat,
-            pause,
-            first,
-        )
+        """:meth:`Finisher.playout` with this Expert's settings."""
+        return self.finisher.playout(state, modes, seat, chaos, pause, first)
 
     def _finish(
         self,
@@ -368,39 +361,8 @@ class ExpertBot(Bot):
         replies: int = 0,
         first: int = -1,
     ) -> float:
-        """Our cost of finishing the hand in ``state`` (``first`` played first, if given): by
-        the policy for every seat, except that our next ``depth`` choices each take the
-        cheapest of our distinct cards in this deal, and the next choice of each opponent in
-        the mask ``replies`` takes the card best for that opponent; every card tried is
-        finished the same way (an opponent's, by the policy alone).  With ``playout_noise``,
-        each part after a choice draws its random plays from ``chaos`` afresh, the same for
-        every card tried."""
-        pause = replies | (1 << seat if depth > 0 else 0)
-        paused = self._playout(state, modes, seat, chaos, pause, first)
-        if paused is None:
-            return cost(state.taken)
-        turn = state.turn
-        legal = state.legal_mask()
-        preferred = policy.choose(state, legal, paused[turn], policy.moon_threat(state))
-        cards = distinct_in_deal(state, legal, preferred)
-        if turn == seat:
-            return min(
-                self._finish(state.copy(), paused, seat, chaos, cost, depth - 1, replies, card)
-                for card in cards
-            )
-        # An opponent's choice: the first card (the policy's) unless another leaves it better off.
-        best: HandState | None = None
-        best_card, best_own = preferred, math.inf
-        for card in cards:
-            trial = state.copy()
-            self._playout(trial, paused, seat, chaos, 0, card)
-            own = _own_cost(trial.rules, trial.taken, turn)
-            if own < best_own:
-                best, best_card, best_own = trial, card, own
-        replies &= ~(1 << turn)
-        if best is not None and not replies and depth <= 0:
-            return cost(best.taken)  # nothing more to choose: that finish is the playout
-        return self._finish(state, paused, seat, chaos, cost, depth, replies, best_card)
+        """:meth:`Finisher.finish` with this Expert's settings."""
+        return self.finisher.finish(state, modes, seat, chaos, cost, depth, replies, first)
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
@@ -614,13 +576,6 @@ def _resample(
         [float(drawn[i]) for i in kept],
         [shooters[i] for i in kept],
     )
-
-
-def _own_cost(rules: Rules, taken: list[int], seat: int) -> float:
-    """A seat's points in a finished hand (each seat's cards ``taken``) less the other seats'
-    average, a moon scored as the rules score it: what a seat playing for itself keeps low."""
-    points, _ = rules.score_hand(taken, "add")
-    return points[seat] - (points[0] + points[1] + points[2] + points[3] - points[seat]) / 3
 
 
 def _fallback_state(view: SeatView) -> HandState:

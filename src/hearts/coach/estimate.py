@@ -30,9 +30,11 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from hearts.bots import policy
+from hearts.bots import moon, policy
 from hearts.bots.base import taken_cards
+from hearts.bots.finish import Finisher
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.cards import ALL_CARDS_MASK
 from hearts.coach.review import MOON_STYLES, Budget
@@ -43,6 +45,13 @@ from hearts.view import SeatView
 WIN_COST = -60.0
 LOSS_COST = 60.0
 """A finish that ends the match: far beyond any hand's points (the Expert's scale)."""
+
+FINISHER: Final = Finisher(give_up=True)
+"""How the seats play on in the playouts: as the Expert's do."""
+
+SUSPICION_POINTS: Final = 8
+"""Without the moon table: an opponent holding every penalty card so far is suspected from
+this many points (the Expert's ``suspicion_points``)."""
 
 
 @dataclass(frozen=True)
@@ -209,15 +218,28 @@ class Sampler(abc.ABC):
 
 
 class PlaySampler(Sampler):
-    """Deals of the unseen cards consistent with the view, weighted by the opponents' plays."""
+    """Deals of the unseen cards consistent with the view, weighted by the opponents' plays.
+
+    An opponent who has won every penalty card so far is played as shooting in a share of
+    the deals (the Expert's moon table, :func:`hearts.bots.moon.suspicion`), and in those
+    deals the seat's next ``budget.moon_lookahead`` choices are searched, as the Expert
+    searches them (:class:`hearts.bots.finish.Finisher`): the card that stops the moon is
+    found there, not left to the rule of thumb.
+    """
 
     def __init__(self, view: SeatView, budget: Budget) -> None:
         super().__init__(view)
         self.noise = budget.play_noise
-        self.suspicion = budget.moon_suspicion
         self.knowledge = Knowledge.from_view(view)
-        self.suspect = suspected_shooter(view)
-        self.my_modes = (policy.AVOID, policy.SHOOT) if may_shoot(view) else (policy.AVOID,)
+        self.suspect, self.suspicion = moon.suspicion(
+            view,
+            table=budget.moon_table,
+            points=SUSPICION_POINTS,
+            share=budget.moon_suspicion,
+            tell=False,
+        )
+        self.lookahead = budget.moon_lookahead
+        self.my_modes = (policy.AVOID, policy.SHOOT) if moon.may_shoot(view) else (policy.AVOID,)
         self._template: HandState | None = None
 
     def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
@@ -235,18 +257,27 @@ class PlaySampler(Sampler):
         assert self._template is not None
         seat = self.view.seat
         modes = [policy.AVOID] * 4
-        # The suspected shooter shoots in an even share of the deals, interleaved.
-        if self.suspect is not None and int((index + 1) * self.suspicion) > int(
+        # The suspected shooter shoots in its share of the deals, interleaved.
+        shooting = self.suspect is not None and int((index + 1) * self.suspicion) > int(
             index * self.suspicion
-        ):
+        )
+        if shooting and self.suspect is not None:
             modes[self.suspect] = policy.SHOOT
         modes[seat] = mode
         state = self._template.copy()
         state.hands = self.worlds[index][:]
         state.play(option)
-        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]), give_up=True)
-        points = self.scorer.points(state.taken)
-        return self.scorer.of_points(points), points[seat]
+        scorer = self.scorer
+        if shooting and self.lookahead > 0:
+            _, taken = FINISHER.finish_taken(
+                state, modes, seat, 0, lambda won: scorer.of_points(scorer.points(won)),
+                self.lookahead,
+            )  # fmt: skip
+        else:
+            FINISHER.playout(state, modes, seat, 0)
+            taken = state.taken
+        points = scorer.points(taken)
+        return scorer.of_points(points), points[seat]
 
 
 def likelihood(view: SeatView, world: list[int], noise: float) -> float:
@@ -270,26 +301,6 @@ def likelihood(view: SeatView, world: list[int], noise: float) -> float:
         if state.play(card) >= 0:
             threat = policy.moon_threat(state)
     return chance
-
-
-def may_shoot(view: SeatView) -> bool:
-    """The seat can still take every penalty card: nobody else has won one this hand."""
-    penalty = view.rules.penalty_mask
-    taken = taken_cards(view)
-    return not any(taken[s] & penalty for s in range(4) if s != view.seat)
-
-
-def suspected_shooter(view: SeatView) -> int | None:
-    """An opponent who has won every penalty card so far, 8 points' worth or more."""
-    penalty = view.rules.penalty_mask
-    taken = taken_cards(view)
-    holders = [s for s in range(4) if taken[s] & penalty]
-    if len(holders) != 1 or holders[0] == view.seat:
-        return None
-    shooter = holders[0]
-    if view.rules.hand_points_of_cards(taken[shooter] & penalty) < 8:
-        return None
-    return shooter
 
 
 # --- passes ------------------------------------------------------------------

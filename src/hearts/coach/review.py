@@ -62,8 +62,14 @@ class Budget:
     """Sampled deals per pass (each candidate pass is played in all of them)."""
     confirm_factor: int = 3
     """Extra deals, as a multiple of the first ones, for a decision that may be graded."""
+    moon_table: bool = True
+    """Suspect an opponent holding every penalty card won so far from its first point, in the
+    share of deals the Expert's moon table gives (:data:`hearts.bots.moon.MOON_TABLE`)..."""
     moon_suspicion: float = 0.5
-    """Share of deals in which an opponent holding every penalty card so far is shooting."""
+    """...or, with ``moon_table`` off, from 8 points, in this share of the deals."""
+    moon_lookahead: int = 1
+    """In the deals where an opponent is played as shooting, the seat's next choices searched
+    (each distinct card tried, the cheapest kept), as the Expert does; 0: the rule of thumb."""
     play_noise: float = 0.35
     """How often, when weighting a sample, an opponent is assumed to play other than the policy."""
 
@@ -72,6 +78,8 @@ class Budget:
             raise ValueError("a budget needs at least 2 samples per decision")
         if self.confirm_factor < 0:
             raise ValueError("confirm_factor cannot be negative")
+        if self.moon_lookahead < 0:
+            raise ValueError("moon_lookahead cannot be negative")
         if not 0.0 <= self.moon_suspicion <= 1.0 or not 0.0 < self.play_noise <= 1.0:
             raise ValueError("moon_suspicion must be in [0, 1] and play_noise in (0, 1]")
 

@@ -1,0 +1,137 @@
+"""Finishing a sampled deal: the playout policy, with some choices searched.
+
+The Expert scores a card in a deal by finishing the hand there.  Mostly the
+playout policy (:func:`hearts.bots.policy.playout`) plays every seat; a few
+choices can be searched instead: our own next ones (each distinct card tried,
+the cheapest kept, as where an opponent is played as shooting the moon) and
+each opponent's next one (the card that leaves it best off).  The coach
+(:mod:`hearts.coach.estimate`) costs a play the same way, so it judges a
+moon-stopping card as the Expert finds it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hearts.bots import policy
+from hearts.bots.equivalence import distinct_in_deal
+from hearts.hand import HandState
+from hearts.rules import Rules
+
+
+@dataclass(frozen=True)
+class Finisher:
+    """How the seats play on in a deal's playout (the Expert's settings of the same names)."""
+
+    give_up: bool = True
+    """A seat shooting the moon goes back to avoiding points once another seat has won a
+    penalty card."""
+    seize: int = 0
+    """A seat that has won every penalty card so far, this many points' worth (10 or more),
+    starts shooting (0: never)."""
+    noise: float = 0.0
+    """How often each seat other than ours plays a random legal card (0: never)."""
+
+    def playout(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        chaos: int,
+        pause: int = 0,
+        first: int = -1,
+    ) -> tuple[int, int, int, int] | None:
+        """Finish the hand in ``state`` with the policy, each seat in its mode; with
+        ``noise``, the seats other than ``seat`` (ours) play at random that often, the draws
+        coming from the seed ``chaos``.  ``pause`` and ``first`` are
+        :func:`hearts.bots.policy.playout`'s: stop at the choice of a seat of that mask, or
+        start with that card; the modes at a pause are returned."""
+        return policy.playout(
+            state,
+            (modes[0], modes[1], modes[2], modes[3]),
+            self.give_up,
+            self.seize,
+            self.noise,
+            random.Random(chaos) if self.noise > 0 else None,
+            seat,
+            pause,
+            first,
+        )
+
+    def finish(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        chaos: int,
+        cost: Callable[[list[int]], float],
+        depth: int,
+        replies: int = 0,
+        first: int = -1,
+    ) -> float:
+        """:meth:`finish_taken`'s cost alone."""
+        return self.finish_taken(state, modes, seat, chaos, cost, depth, replies, first)[0]
+
+    def finish_taken(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        chaos: int,
+        cost: Callable[[list[int]], float],
+        depth: int,
+        replies: int = 0,
+        first: int = -1,
+    ) -> tuple[float, list[int]]:
+        """Our cost of finishing the hand in ``state`` (``first`` played first, if given): by
+        the policy for every seat, except that our next ``depth`` choices each take the
+        cheapest of our distinct cards in this deal, and the next choice of each opponent in
+        the mask ``replies`` takes the card best for that opponent; every card tried is
+        finished the same way (an opponent's, by the policy alone).  With ``noise``, each
+        part after a choice draws its random plays from ``chaos`` afresh, the same for every
+        card tried.  The cards each seat took in the finish chosen come with the cost."""
+        pause = replies | (1 << seat if depth > 0 else 0)
+        paused = self.playout(state, modes, seat, chaos, pause, first)
+        if paused is None:
+            return cost(state.taken), state.taken
+        turn = state.turn
+        legal = state.legal_mask()
+        preferred = policy.choose(state, legal, paused[turn], policy.moon_threat(state))
+        cards = distinct_in_deal(state, legal, preferred)
+        if turn == seat:
+            return min(
+                (
+                    self.finish_taken(
+                        state.copy(), paused, seat, chaos, cost, depth - 1, replies, card
+                    )
+                    for card in cards
+                ),
+                key=_first,
+            )
+        # An opponent's choice: the first card (the policy's) unless another leaves it better off.
+        best: HandState | None = None
+        best_card, best_own = preferred, math.inf
+        for card in cards:
+            trial = state.copy()
+            self.playout(trial, paused, seat, chaos, 0, card)
+            own = own_cost(trial.rules, trial.taken, turn)
+            if own < best_own:
+                best, best_card, best_own = trial, card, own
+        replies &= ~(1 << turn)
+        if best is not None and not replies and depth <= 0:
+            return cost(best.taken), best.taken  # nothing more to choose: that is the finish
+        return self.finish_taken(state, paused, seat, chaos, cost, depth, replies, best_card)
+
+
+def _first(result: tuple[float, list[int]]) -> float:
+    return result[0]
+
+
+def own_cost(rules: Rules, taken: list[int], seat: int) -> float:
+    """A seat's points in a finished hand (each seat's cards ``taken``) less the other seats'
+    average, a moon scored as the rules score it: what a seat playing for itself keeps low."""
+    points, _ = rules.score_hand(taken, "add")
+    return points[seat] - (points[0] + points[1] + points[2] + points[3] - points[seat]) / 3
