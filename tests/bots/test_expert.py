@@ -719,7 +719,7 @@ def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
         for depth in (0, 1, 2):
             state = HandState(STANDARD, hands)
             modes = [policy.AVOID] * 4
-            cost = bot._finish(state, modes, seat, 0, scorer.cost, depth)
+            cost = bot.finisher.finish(state, modes, seat, 0, scorer.cost, depth)
             if depth == 0:
                 plain = cost
             else:
@@ -755,7 +755,9 @@ def test_an_opponent_replying_never_ends_a_deal_worse_off_than_by_the_policy() -
             return 0.0
 
         for replies in (0, 1 << opponent):
-            bot._finish(HandState(STANDARD, hands), [policy.AVOID] * 4, seat, 0, record, 0, replies)
+            bot.finisher.finish(
+                HandState(STANDARD, hands), [policy.AVOID] * 4, seat, 0, record, 0, replies
+            )
         plain, replied = (own_cost(STANDARD, taken, opponent) for taken in finishes)
         assert replied <= plain  # the policy's card is among those the opponent tries
         better += replied < plain

@@ -56,7 +56,6 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hearts.bots import endgame, moon, policy
@@ -322,7 +321,7 @@ class ExpertBot(Bot):
                         state.play(cards[c])
                         modes[seat] = my_mode
                         costs.append(
-                            self._finish(
+                            self.finisher.finish(
                                 state, modes, seat, chaos, scorer.cost, mode_depth, replies
                             )
                         )
@@ -337,32 +336,6 @@ class ExpertBot(Bot):
     def finisher(self) -> Finisher:
         """How the seats play on in this Expert's playouts."""
         return Finisher(self.give_up, self.seize, self.playout_noise)
-
-    def _playout(
-        self,
-        state: HandState,
-        modes: Sequence[int],
-        seat: int,
-        chaos: int,
-        pause: int = 0,
-        first: int = -1,
-    ) -> tuple[int, int, int, int] | None:
-        """:meth:`Finisher.playout` with this Expert's settings."""
-        return self.finisher.playout(state, modes, seat, chaos, pause, first)
-
-    def _finish(
-        self,
-        state: HandState,
-        modes: Sequence[int],
-        seat: int,
-        chaos: int,
-        cost: Callable[[list[int]], float],
-        depth: int,
-        replies: int = 0,
-        first: int = -1,
-    ) -> float:
-        """:meth:`Finisher.finish` with this Expert's settings."""
-        return self.finisher.finish(state, modes, seat, chaos, cost, depth, replies, first)
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
@@ -497,7 +470,7 @@ class ExpertBot(Bot):
                             if shooting:
                                 modes[receiver] = policy.SHOOT
                         modes[seat] = my_mode
-                        self._playout(state, modes, seat, chaos)
+                        self.finisher.playout(state, modes, seat, chaos)
                         costs.append(scorer.cost(state.taken))
                     row.append(costs)
                 search.add(active, 1.0, row)
