@@ -719,7 +719,7 @@ def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
         for depth in (0, 1, 2):
             state = HandState(STANDARD, hands)
             modes = [policy.AVOID] * 4
-            cost = bot.finisher.finish(state, modes, seat, 0, scorer.cost, depth)
+            cost, _ = bot.finisher.finish(state, modes, seat, 0, scorer.cost, depth)
             if depth == 0:
                 plain = cost
             else:

@@ -323,7 +323,7 @@ class ExpertBot(Bot):
                         costs.append(
                             self.finisher.finish(
                                 state, modes, seat, chaos, scorer.cost, mode_depth, replies
-                            )
+                            )[0]
                         )
                     row.append(costs)
                 search.add(active, weight, row)

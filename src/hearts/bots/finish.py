@@ -71,20 +71,6 @@ class Finisher:
         depth: int,
         replies: int = 0,
         first: int = -1,
-    ) -> float:
-        """:meth:`finish_taken`'s cost alone."""
-        return self.finish_taken(state, modes, seat, chaos, cost, depth, replies, first)[0]
-
-    def finish_taken(
-        self,
-        state: HandState,
-        modes: Sequence[int],
-        seat: int,
-        chaos: int,
-        cost: Callable[[list[int]], float],
-        depth: int,
-        replies: int = 0,
-        first: int = -1,
     ) -> tuple[float, list[int]]:
         """Our cost of finishing the hand in ``state`` (``first`` played first, if given): by
         the policy for every seat, except that our next ``depth`` choices each take the
@@ -104,9 +90,7 @@ class Finisher:
         if turn == seat:
             return min(
                 (
-                    self.finish_taken(
-                        state.copy(), paused, seat, chaos, cost, depth - 1, replies, card
-                    )
+                    self.finish(state.copy(), paused, seat, chaos, cost, depth - 1, replies, card)
                     for card in cards
                 ),
                 key=_first,
@@ -123,7 +107,7 @@ class Finisher:
         replies &= ~(1 << turn)
         if best is not None and not replies and depth <= 0:
             return cost(best.taken), best.taken  # nothing more to choose: that is the finish
-        return self.finish_taken(state, paused, seat, chaos, cost, depth, replies, best_card)
+        return self.finish(state, paused, seat, chaos, cost, depth, replies, best_card)
 
 
 def _first(result: tuple[float, list[int]]) -> float:

@@ -269,7 +269,7 @@ class PlaySampler(Sampler):
         state.play(option)
         scorer = self.scorer
         if shooting and self.lookahead > 0:
-            _, taken = FINISHER.finish_taken(
+            _, taken = FINISHER.finish(
                 state, modes, seat, 0, lambda won: scorer.of_points(scorer.points(won)),
                 self.lookahead,
             )  # fmt: skip
