@@ -822,3 +822,37 @@ def test_the_shoot_lookahead_searches_only_our_own_shooting() -> None:
         assert deeper.weigh_plays(view, random.Random(3)) == base.weigh_plays(
             view, random.Random(3)
         )
+
+
+# --- our next card chosen by what we will have seen ------------------------------------
+
+
+def test_deals_that_look_the_same_get_the_same_next_card() -> None:
+    from hearts.bots.finish import Fork, consistent_rows
+
+    rows = [
+        [[Fork((1,), {5: 1.0, 6: 3.0}), 7.0]],
+        [[Fork((1,), {5: 4.0, 6: 0.0}), 8.0]],
+        [[Fork((2,), {5: 2.0, 6: 1.0}), 9.0]],
+    ]
+    # Deals 0 and 1 look alike: 6 costs 3.0 over both, 5 costs 5.0, so 6 is played in both,
+    # though 5 is cheaper in deal 0.  Deal 2 is alone: the policy's card (listed first).
+    assert consistent_rows(rows, [1.0, 1.0, 1.0], 2) == [[[3.0, 7.0]], [[0.0, 8.0]], [[2.0, 9.0]]]
+    # Alone but large enough, deal 2 takes its cheapest; the weights decide within a group.
+    assert consistent_rows(rows, [3.0, 1.0, 1.0], 1) == [[[1.0, 7.0]], [[4.0, 8.0]], [[1.0, 9.0]]]
+
+
+def test_a_consistent_search_costs_the_same_options_differently() -> None:
+    # The same options are costed; with the setting on, some of their costs move.
+    plain = ExpertBot(samples=20, pool=40)
+    searched = ExpertBot(samples=20, pool=40, consistent=2)
+    assert ExpertBot(samples=20, pool=40, consistent=0) == plain
+    views = list(itertools.islice(south_decisions(searchable), 6))
+    assert views
+    changed = 0
+    for index, view in enumerate(views):
+        before = plain.weigh_plays(view, random.Random(index))
+        after = searched.weigh_plays(view, random.Random(index))
+        assert before.options == after.options
+        changed += before.costs != after.costs
+    assert changed > 0

@@ -109,8 +109,20 @@ def decide(bot: Bot, view: SeatView, seed: int) -> Decision:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
-    bot = bot_for(level)
-    count = POSITIONS.get(level, DEFAULT_POSITIONS)
+    check_hidden_swaps(bot_for(level), POSITIONS.get(level, DEFAULT_POSITIONS))
+
+
+CONSISTENT = {"samples": 12, "pool": 24, "pass_samples": 3, "consistent": 2, "moon_lookahead": 0}
+"""The Expert's search of its next card by what it will have seen (``lookahead`` would take
+the place of that search, so it is a test of its own)."""
+
+
+def test_hidden_cards_do_not_change_a_consistent_search() -> None:
+    check_hidden_swaps(make_bot("expert", **CONSISTENT), 24)
+
+
+def check_hidden_swaps(bot: Bot, count: int) -> None:
+    """Swapping two cards the seat cannot see never changes its decision."""
     tested = {Phase.PASSING: 0, Phase.PLAYING: 0}
     for index, (match, seat) in enumerate(positions(count, first_seed=1000 * count)):
         swaps = hidden_swaps(match, seat)

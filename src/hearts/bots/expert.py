@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from hearts.bots import endgame, moon, policy
 from hearts.bots.base import Bot
 from hearts.bots.equivalence import distinct_cards
-from hearts.bots.finish import Finisher
+from hearts.bots.finish import Finisher, Fork, consistent_rows
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.bots.likelihood import Evidence
 from hearts.bots.search import Search, Weighed
@@ -189,6 +189,13 @@ class ExpertBot(Bot):
     in each deal's playouts of our shooting are the cheapest of our distinct cards there,
     and the policy plays them when we avoid points (unless ``lookahead`` is set); 0: the
     policy shoots for us."""
+    consistent: int = 0
+    """In each deal's playouts of a play decision, avoiding points, our next card is chosen once
+    for every group of deals that look the same to us at that point (the cards played, who
+    won what, the trick on the table) and hold at least this many of the deals drawn: the card
+    of least weighted cost over the group, each card finished by the policy; in a smaller
+    group the policy plays it.  Unlike ``lookahead``, the choice cannot depend on cards we
+    would not see.  0: off (the policy plays our cards, but where a lookahead is set)."""
     replies: bool = False
     """In each deal's playouts of a play decision, each opponent's next choice is made by trying
     every distinct legal card of its own, each finished by the policy, and keeping the one that
@@ -274,9 +281,8 @@ class ExpertBot(Bot):
             if self.pool > batch:
                 worlds, weights, shooters = _resample(worlds, weights, shooters, batch, rng)
             active = search.active()
-            for offset, (world, weight, shooting) in enumerate(
-                zip(worlds, weights, shooters, strict=True)
-            ):
+            rows: list[list[list[float | Fork]]] = []
+            for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
                 # The first round places the suspected shooter's deals exactly as the
                 # frozen Expert did (its first ``moon_suspicion`` share of them);
                 # later rounds interleave them.
@@ -286,14 +292,14 @@ class ExpertBot(Bot):
                     if index < self.samples
                     else ((index * 0.618034) % 1.0)
                 )
-                row: list[list[float]] = []
+                row: list[list[float | Fork]] = []
+                rows.append(row)
                 if solving:
                     for c in active:
                         state = template.copy()
                         state.hands = world[:]
                         state.play(cards[c])
                         row.append([endgame.solve(state, seat, scorer.cost)] * len(my_modes))
-                    search.add(active, weight, row)
                     continue
                 modes = [policy.AVOID] * 4
                 if shooter_suspect is not None and share < suspicion:
@@ -314,19 +320,24 @@ class ExpertBot(Bot):
                     for mode in my_modes
                 ]
                 for c in active:
-                    costs = []
+                    costs: list[float | Fork] = []
                     for my_mode, mode_depth in zip(my_modes, depths, strict=True):
                         state = template.copy()
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
+                        if self.consistent and my_mode == policy.AVOID and not mode_depth | replies:
+                            costs.append(self.finisher.fork(state, modes, seat, chaos, scorer.cost))
+                            continue
                         costs.append(
                             self.finisher.finish(
                                 state, modes, seat, chaos, scorer.cost, mode_depth, replies
                             )[0]
                         )
                     row.append(costs)
-                search.add(active, weight, row)
+            resolved = consistent_rows(rows, weights, self.consistent)
+            for weight, costs_row in zip(weights, resolved, strict=True):
+                search.add(active, weight, costs_row)
             done += len(worlds)
             if exhausted or search.settled(self.close):
                 break

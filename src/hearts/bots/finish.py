@@ -61,6 +61,34 @@ class Finisher:
             first,
         )
 
+    def fork(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        chaos: int,
+        cost: Callable[[list[int]], float],
+    ) -> float | Fork:
+        """Finish the hand in ``state`` by the policy up to our next choice, and there finish it
+        once with each of our cards that can play differently for all we will know then; the
+        plain cost if the hand ends first (see :func:`consistent_rows`)."""
+        paused = self.playout(state, modes, seat, chaos, 1 << seat)
+        if paused is None:
+            return cost(state.taken)
+        legal = state.legal_mask()
+        preferred = policy.choose(state, legal, paused[seat], policy.moon_threat(state))
+        # One card of each group of equivalent cards, always the lowest: the same cards in
+        # every deal that looks the same to us then; the policy's card's group first.
+        cards = distinct_in_deal(state, legal, -1)
+        first = max(card for card in cards if card <= preferred)
+        costs = {first: 0.0}
+        for card in cards:
+            trial = state.copy()
+            self.playout(trial, paused, seat, chaos, 0, card)
+            costs[card] = cost(trial.taken)
+        seen = (state.played_mask, *state.trick, *state.taken)
+        return Fork(seen, costs)
+
     def finish(
         self,
         state: HandState,
@@ -112,6 +140,63 @@ class Finisher:
 
 def _first(result: tuple[float, list[int]]) -> float:
     return result[0]
+
+
+@dataclass(frozen=True)
+class Fork:
+    """Our next choice in one deal's playout: what we will know then and each card's cost."""
+
+    seen: tuple[int, ...]
+    """Everything public at that choice: the cards played, the trick on the table by seat,
+    the cards each seat has won."""
+    costs: dict[int, float]
+    """Each of our cards that can play differently (the lowest of each group of equivalent
+    cards), the policy's first, finished by the policy."""
+
+
+def consistent_rows(
+    rows: Sequence[Sequence[Sequence[float | Fork]]], weights: Sequence[float], least: int
+) -> list[list[list[float]]]:
+    """``rows`` (deal, candidate, mode) with every :class:`Fork` resolved to one cost.
+
+    The deals in which a candidate, in a mode, reaches our next choice with the same things
+    seen are one group: we cannot tell them apart then, so one card is played in all of them,
+    the one of least weighted cost over the group (``weights`` by deal).  In a group of fewer
+    than ``least`` deals the policy's card is played instead, as it is without the search.
+    """
+    groups: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
+    for d, row in enumerate(rows):
+        for c, entries in enumerate(row):
+            for m, entry in enumerate(entries):
+                if isinstance(entry, Fork):
+                    groups.setdefault((c, m, entry.seen), []).append(d)
+    chosen: dict[tuple[int, int, int], int] = {}
+    for (c, m, _), deals in groups.items():
+        if len(deals) < least:
+            continue
+        totals: dict[int, float] = {}
+        for d in deals:
+            fork = rows[d][c][m]
+            assert isinstance(fork, Fork)
+            for card, cost in fork.costs.items():
+                totals[card] = totals.get(card, 0.0) + weights[d] * cost
+        best = min(totals, key=totals.__getitem__)
+        for d in deals:
+            chosen[d, c, m] = best
+    resolved = []
+    for d, row in enumerate(rows):
+        costs_row = []
+        for c, entries in enumerate(row):
+            costs = []
+            for m, entry in enumerate(entries):
+                if isinstance(entry, Fork):
+                    card = chosen.get((d, c, m), next(iter(entry.costs)))
+                    costs.append(entry.costs[card])
+                else:
+                    costs.append(entry)
+            costs_row.append(costs)
+        resolved.append(costs_row)
+    return resolved
 
 
 def own_cost(rules: Rules, taken: list[int], seat: int) -> float:
