@@ -17,7 +17,7 @@ from hearts.bots.expert import ExpertBot, MatchScorer
 from hearts.bots.finish import own_cost
 from hearts.bots.likelihood import Evidence
 from hearts.bots.normal import NormalBot
-from hearts.bots.search import TIE_MARGIN, Search
+from hearts.bots.search import TIE_MARGIN, Search, resample
 from hearts.cards import card_text, cards_in
 from hearts.hand import HandState
 from hearts.match import Match, Phase
@@ -316,9 +316,7 @@ def test_close_decisions_get_more_deals(monkeypatch: pytest.MonkeyPatch) -> None
 def test_resampling_draws_deals_in_proportion_to_their_weights() -> None:
     worlds = [[i, 0, 0, 0] for i in range(5)]
     weights = [0.0, 6.0, 0.0, 3.0, 1.0]
-    kept, counts, shooters = expert_module._resample(
-        worlds, weights, [0, 2, 0, 4, 0], 10, random.Random(3)
-    )
+    kept, counts, shooters = resample(worlds, weights, [0, 2, 0, 4, 0], 10, random.Random(3))
     # Systematic resampling: each deal is drawn its expected number of times, give or take one.
     assert [world[0] for world in kept] == [1, 3, 4]
     assert counts == [6.0, 3.0, 1.0]

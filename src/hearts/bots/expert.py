@@ -64,7 +64,7 @@ from hearts.bots.equivalence import distinct_cards
 from hearts.bots.finish import Finisher, Fork, consistent_rows
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.bots.likelihood import Evidence
-from hearts.bots.search import Search, Weighed
+from hearts.bots.search import Search, Weighed, resample
 from hearts.cards import ALL_CARDS_MASK, Card
 from hearts.deal import Holdings
 from hearts.hand import HandState
@@ -279,7 +279,7 @@ class ExpertBot(Bot):
                 break
             exhausted = len(worlds) + failures < drawn
             if self.pool > batch:
-                worlds, weights, shooters = _resample(worlds, weights, shooters, batch, rng)
+                worlds, weights, shooters = resample(worlds, weights, shooters, batch, rng)
             active = search.active()
             rows: list[list[list[float | Fork]]] = []
             for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
@@ -529,37 +529,6 @@ class MatchScorer:
         return points[seat] - (
             w[0] * points[0] + w[1] * points[1] + w[2] * points[2] + w[3] * points[3]
         )
-
-
-def _resample(
-    worlds: list[list[int]],
-    weights: list[float],
-    shooters: list[int],
-    count: int,
-    rng: random.Random,
-) -> tuple[list[list[int]], list[float], list[int]]:
-    """``count`` draws from the deals in proportion to their weights (systematic
-    resampling), each distinct deal kept once with the number of its draws as weight."""
-    total = sum(weights)
-    if total <= 0:
-        return worlds[:count], [1.0] * min(count, len(worlds)), shooters[:count]
-    step = total / count
-    point = rng.random() * step
-    drawn: dict[int, int] = {}
-    cumulative = 0.0
-    index = -1
-    for _ in range(count):
-        while cumulative <= point and index + 1 < len(weights):
-            index += 1
-            cumulative += weights[index]
-        drawn[index] = drawn.get(index, 0) + 1
-        point += step
-    kept = sorted(drawn)
-    return (
-        [worlds[i] for i in kept],
-        [float(drawn[i]) for i in kept],
-        [shooters[i] for i in kept],
-    )
 
 
 def _fallback_state(view: SeatView) -> HandState:

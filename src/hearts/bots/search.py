@@ -3,12 +3,14 @@
 :class:`Search` adds up what each candidate (a card, or a set of cards to
 pass) cost in each deal, for each mode of our own play, drops the candidates
 that are clearly worse than the best, and picks the best; :class:`Weighed`
-is what it hands back: every option with its cost, and the choice.
+is what it hands back: every option with its cost, and the choice;
+:func:`resample` draws the deals to play out from the many weighed.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -117,3 +119,34 @@ class Search:
                 keep.append(c)
         self.live = sorted(keep)
         return len(self.live) == 1
+
+
+def resample(
+    worlds: list[list[int]],
+    weights: list[float],
+    shooters: list[int],
+    count: int,
+    rng: random.Random,
+) -> tuple[list[list[int]], list[float], list[int]]:
+    """``count`` draws from the deals in proportion to their weights (systematic
+    resampling), each distinct deal kept once with the number of its draws as weight."""
+    total = sum(weights)
+    if total <= 0:
+        return worlds[:count], [1.0] * min(count, len(worlds)), shooters[:count]
+    step = total / count
+    point = rng.random() * step
+    drawn: dict[int, int] = {}
+    cumulative = 0.0
+    index = -1
+    for _ in range(count):
+        while cumulative <= point and index + 1 < len(weights):
+            index += 1
+            cumulative += weights[index]
+        drawn[index] = drawn.get(index, 0) + 1
+        point += step
+    kept = sorted(drawn)
+    return (
+        [worlds[i] for i in kept],
+        [float(drawn[i]) for i in kept],
+        [shooters[i] for i in kept],
+    )
