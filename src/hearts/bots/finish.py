@@ -15,6 +15,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from hearts.bots import policy
 from hearts.bots.equivalence import distinct_in_deal
@@ -170,6 +171,9 @@ def consistent_rows(
             for m, entry in enumerate(entries):
                 if isinstance(entry, Fork):
                     groups.setdefault((c, m, entry.seen), []).append(d)
+    if not groups:
+        # Nothing to resolve (the setting is off, or no deal reached our next choice).
+        return cast(list[list[list[float]]], rows)
     chosen: dict[tuple[int, int, int], int] = {}
     for (c, m, _), deals in groups.items():
         if len(deals) < least:

@@ -332,7 +332,7 @@ class PassSampler(Sampler):
         state = HandState(view.rules, holdings)
         modes = [policy.AVOID] * 4
         modes[seat] = mode
-        policy.playout(state, (modes[0], modes[1], modes[2], modes[3]), give_up=True)
+        FINISHER.playout(state, modes, seat, 0)
         points = self.scorer.points(state.taken)
         return self.scorer.of_points(points), points[seat]
 
