@@ -58,7 +58,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from hearts.bots import endgame, moon, policy
+from hearts.bots import endgame, moon, playmodel, policy
 from hearts.bots.base import Bot
 from hearts.bots.equivalence import distinct_cards
 from hearts.bots.finish import Finisher, Fork, consistent_rows
@@ -143,6 +143,13 @@ class ExpertBot(Bot):
     """``play_noise`` for a lead (None: the same as for any play)."""
     discard_noise: float | None = None
     """``play_noise`` for a discard, when the player cannot follow (None: the same)."""
+    play_model: bool = False
+    """In the likelihood, instead of the noisy policy (``play_noise`` and its kin): each
+    opponent plays each legal card with the chance the learned model
+    (:mod:`hearts.bots.playmodel`) gives it, mixed with a uniform chance of ``model_floor``."""
+    model_floor: float = 0.1
+    """With ``play_model``: the share of a uniform chance over the legal cards, so that a play
+    the model finds unlikely never rules a deal out."""
     pass_noise: float | None = None
     """On a pass across, how often, in the likelihood model, the player across passed other
     than one of the Expert's own candidate sets for its hand (None: the pass is not weighed).
@@ -377,28 +384,45 @@ class ExpertBot(Bot):
         ``discard_noise`` for a discard) a legal card at random.  With a prior,
         an opponent who could still take every penalty card is a mixture: with
         chance ``shoot_prior`` every one of its plays came from the policy
-        shooting, else from the policy avoiding.  With ``pass_noise``, the pass
+        shooting, else from the policy avoiding.  With ``play_model``, the chance of a
+        play avoiding points is the learned model's instead (:mod:`hearts.bots.playmodel`),
+        worked out once per play and holding that decides it.  With ``pass_noise``, the pass
         from across is weighed too (:meth:`Evidence.pass_likelihood`).
         """
         lead_noise, follow_noise, discard_noise = evidence.noise
         prior = self.shoot_prior
         avoid = [1.0, 1.0, 1.0, 1.0]
         shoot = [1.0, 1.0, 1.0, 1.0]
-        for before, who, card, later, threat in evidence.plays:
+        model = playmodel.shipped() if self.play_model else None
+        floor = self.model_floor
+        cache = evidence.cache
+        for index, (before, who, card, later, threat) in enumerate(evidence.plays):
             # Only the player's own cards differ between deals: the rest of the
             # state before the play is the same in all of them.
-            before.hands[who] = world[who] | later
+            hand = world[who] | later
+            before.hands[who] = hand
             legal = before.legal_mask()
-            if legal & (legal - 1):
-                count = legal.bit_count()
-                led = before.led_mask
-                noise = lead_noise if not led else follow_noise if legal & led else discard_noise
-                chance = noise[count] / count
+            if not legal & (legal - 1):
+                continue
+            count = legal.bit_count()
+            led = before.led_mask
+            noise = lead_noise if not led else follow_noise if legal & led else discard_noise
+            chance = noise[count] / count
+            if model is not None:
+                # Following suit, the chance depends on the cards of that suit alone.
+                key = (index, hand & led if legal & led else hand)
+                known = cache.get(key)
+                if known is None:
+                    known = (1 - floor) * model.chance(before, legal, card, threat)
+                    known += floor / count
+                    cache[key] = known
+                avoid[who] *= known
+            else:
                 expected = policy.choose(before, legal, policy.AVOID, threat)
                 avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
-                if prior > 0:
-                    expected = policy.choose(before, legal, policy.SHOOT, threat)
-                    shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
+            if prior > 0:
+                expected = policy.choose(before, legal, policy.SHOOT, threat)
+                shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
         likelihood = 1.0 if evidence.giver < 0 else evidence.pass_likelihood(world)
         shooting = 0
         if prior <= 0:

@@ -9,7 +9,7 @@ with ``pass_noise`` it also weighs the pass received from across.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from hearts.bots import policy
@@ -46,6 +46,8 @@ class Evidence:
     """The cards we passed it and the cards it passed us."""
     pass_noise: float = 1.0
     """The chance that the giver passed any three cards rather than one of our candidates."""
+    cache: dict[tuple[int, int], float] = field(default_factory=dict, compare=False)
+    """Chances of plays already worked out, by (play, the player's cards that decide it)."""
 
     def pass_likelihood(self, world: list[int]) -> float:
         """How likely the giver's pass was had it held, before the exchange, what ``world``
