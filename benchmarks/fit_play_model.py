@@ -66,6 +66,7 @@ def read_decisions(path: str, held_out: bool) -> Decisions:
                 continue
             state = HandState(rules, hand["hands"])
             threat = -1
+            voids = 0
             for card in hand["plays"]:
                 legal = state.legal_mask()
                 if legal & (legal - 1):
@@ -83,8 +84,11 @@ def read_decisions(path: str, held_out: bool) -> Decisions:
                         if candidate == card:
                             found.chosen.append(len(found.rows))
                         found.rows.append(
-                            playmodel.features(state, candidate, threat, expected, legal.bit_count())
+                            playmodel.features(
+                                state, candidate, threat, expected, legal.bit_count(), voids
+                            )
                         )
+                voids |= playmodel.void_bits(state, card)
                 if state.play(card) >= 0:
                     threat = policy.moon_threat(state)
     return found

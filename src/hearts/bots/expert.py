@@ -147,7 +147,7 @@ class ExpertBot(Bot):
     """In the likelihood, instead of the noisy policy (``play_noise`` and its kin): each
     opponent plays each legal card with the chance the learned model
     (:mod:`hearts.bots.playmodel`) gives it, mixed with a uniform chance of ``model_floor``."""
-    model_floor: float = 0.1
+    model_floor: float = 0.3
     """With ``play_model``: the share of a uniform chance over the legal cards, so that a play
     the model finds unlikely never rules a deal out."""
     pass_noise: float | None = None
@@ -413,7 +413,8 @@ class ExpertBot(Bot):
                 key = (index, hand & led if legal & led else hand)
                 known = cache.get(key)
                 if known is None:
-                    known = (1 - floor) * model.chance(before, legal, card, threat)
+                    known = model.chance(before, legal, card, threat, evidence.voids[index])
+                    known = (1 - floor) * known
                     known += floor / count
                     cache[key] = known
                 avoid[who] *= known

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from hearts.bots import policy
+from hearts.bots import playmodel, policy
 from hearts.hand import HandState
 from hearts.rules import PassDirection
 from hearts.view import SeatView
@@ -46,6 +46,9 @@ class Evidence:
     """The cards we passed it and the cards it passed us."""
     pass_noise: float = 1.0
     """The chance that the giver passed any three cards rather than one of our candidates."""
+    voids: tuple[int, ...] = ()
+    """For each play in ``plays``: the suits each seat was known to lack just before it (bit
+    ``4 * seat + suit``, as :func:`hearts.bots.playmodel.features` takes them)."""
     cache: dict[tuple[int, int], float] = field(default_factory=dict, compare=False)
     """Chances of plays already worked out, by (play, the player's cards that decide it)."""
 
@@ -77,15 +80,20 @@ class Evidence:
         plays = view.plays
         threat = -1
         evidence = []
+        voids = 0
+        known_voids = []
         for index, (who, card) in enumerate(plays):
             if who != view.seat:
                 later = sum(1 << c for w, c in plays[index:] if w == who)
                 evidence.append((state.copy(), who, card, later, threat))
+                known_voids.append(voids)
+            voids |= playmodel.void_bits(state, card)
             if state.play(card) >= 0:
                 threat = policy.moon_threat(state)
         return cls(
             seat=view.seat,
             plays=tuple(evidence),
+            voids=tuple(known_voids),
             noise=noise,
             may_still_shoot=may_still_shoot(state),
             **pass_evidence(view, pass_noise),

@@ -44,6 +44,8 @@ def _names() -> tuple[str, ...]:
         names += [f"{kind}:lower_out={b}" for b in range(4)]
         names += [f"{kind}:length={b}" for b in range(1, 6)]
         names += [f"{kind}:policy_of={b}" for b in ("2", "3-4", "5-7", "8+")]
+        names += [f"{kind}:others_void={b}" for b in ("0", "1", "2+")]
+        names += [f"{kind}:outstanding={b}" for b in ("0", "1-3", "4-6", "7+")]
         names += [
             f"{kind}:{fact}"
             for fact in (
@@ -75,6 +77,7 @@ def _names() -> tuple[str, ...]:
                 "follow:wins_second",
                 "follow:wins_third",
                 "follow:threat_wins_points",
+                "follow:wins_void_behind",
             ]
         if kind == "discard":
             names += ["discard:trick_points", "discard:point_card"]
@@ -92,7 +95,10 @@ _HIGHER: Final = _SUIT + 4
 _LOWER: Final = _HIGHER + 5
 _LENGTH: Final = _LOWER + 4
 _POLICY: Final = _LENGTH + 5
-_FACTS: Final = _POLICY + 4
+_VOID: Final = _POLICY + 4
+_OUTSTANDING: Final = _VOID + 3
+_FACTS: Final = _OUTSTANDING + 4
+_OUTSTANDING_BUCKET: Final = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3)
 _CHOICE_BUCKET: Final = (0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3)
 """The ``policy_of`` bucket of a number of legal cards."""
 (
@@ -117,11 +123,14 @@ _SPADES_MASK: Final = SUIT_MASK[SPADES]
 _HONOURS: Final = (1 << (QUEEN_OF_SPADES + 1)) | (1 << (QUEEN_OF_SPADES + 2))
 
 
-def features(state: HandState, card: int, threat: int, expected: int, choices: int) -> list[int]:
+def features(
+    state: HandState, card: int, threat: int, expected: int, choices: int, voids: int
+) -> list[int]:
     """The features (indices into :data:`NAMES`) of playing ``card``, a legal card of the seat
     to play; ``threat`` is the seat that may be shooting the moon, or -1; ``expected`` is the
     rule policy's card (:func:`hearts.bots.policy.choose`), ``choices`` the number of legal
-    cards."""
+    cards; ``voids`` has bit ``4 * seat + suit`` set for each suit a seat is known to lack
+    (:func:`void_bits`)."""
     seat = state.turn
     hand = state.hands[seat]
     suit = card // 13
@@ -145,6 +154,12 @@ def features(state: HandState, card: int, threat: int, expected: int, choices: i
     ]
     if card == expected:
         found.append(base + _POLICY + _CHOICE_BUCKET[choices])
+    others_void = 0
+    for other in range(4):
+        if other != seat and voids >> (4 * other + suit) & 1:
+            others_void += 1
+    found.append(base + _VOID + min(others_void, 2))
+    found.append(base + _OUTSTANDING + _OUTSTANDING_BUCKET[out_suit.bit_count()])
     queen_out = bool(out & QS_BIT)
     if card == QUEEN_OF_SPADES:
         found.append(base + _QUEEN)
@@ -191,6 +206,10 @@ def features(state: HandState, card: int, threat: int, expected: int, choices: i
                 found.append(_WINS + 3)
             if suit == SPADES and queen_out and position < 3:
                 found.append(_WINS + 4)
+            for behind in range(position + 1, 4):
+                if voids >> (4 * ((seat + behind - position) & 3) + suit) & 1:
+                    found.append(_WINS + 10)
+                    break
         else:
             between = ((1 << state.best_card) - 1) & ~((bit << 1) - 1)
             if not own & between:
@@ -205,14 +224,26 @@ def features(state: HandState, card: int, threat: int, expected: int, choices: i
     return found
 
 
+def void_bits(state: HandState, card: int) -> int:
+    """The void bit (see :func:`features`) that playing ``card`` now shows, or 0: the seat to
+    play does not follow the suit led."""
+    led = state.led_mask
+    if not led or led >> card & 1:
+        return 0
+    return 1 << (4 * state.turn + SUIT_MASK.index(led))
+
+
 @dataclass(frozen=True)
 class PlayModel:
     """Weights for :data:`NAMES`: a card's score is the sum of its features' weights."""
 
     weights: tuple[float, ...]
 
-    def scores(self, state: HandState, legal: int, threat: int) -> list[tuple[int, float]]:
-        """(card, score) for every card of the mask ``legal``, lowest card first."""
+    def scores(
+        self, state: HandState, legal: int, threat: int, voids: int = 0
+    ) -> list[tuple[int, float]]:
+        """(card, score) for every card of the mask ``legal``, lowest card first (``voids``: see
+        :func:`features`)."""
         weights = self.weights
         expected = policy.choose(state, legal, policy.AVOID, threat)
         choices = legal.bit_count()
@@ -222,25 +253,29 @@ class PlayModel:
             low = cards & -cards
             cards ^= low
             card = low.bit_length() - 1
-            scored.append((card, sum(weights[f] for f in features(state, card, threat, expected, choices))))
+            scored.append((card, sum(weights[f] for f in features(state, card, threat, expected, choices, voids))))
         return scored
 
-    def chances(self, state: HandState, legal: int, threat: int) -> dict[int, float]:
+    def chances(
+        self, state: HandState, legal: int, threat: int, voids: int = 0
+    ) -> dict[int, float]:
         """The model's chance of each legal card."""
-        scored = self.scores(state, legal, threat)
+        scored = self.scores(state, legal, threat, voids)
         top = max(score for _, score in scored)
         exps = [(card, math.exp(score - top)) for card, score in scored]
         total = sum(e for _, e in exps)
         return {card: e / total for card, e in exps}
 
-    def chance(self, state: HandState, legal: int, card: int, threat: int) -> float:
+    def chance(
+        self, state: HandState, legal: int, card: int, threat: int, voids: int = 0
+    ) -> float:
         """The model's chance that the seat to play plays ``card`` of the mask ``legal``."""
-        return self.chances(state, legal, threat)[card]
+        return self.chances(state, legal, threat, voids)[card]
 
-    def choose(self, state: HandState, legal: int, threat: int) -> int:
+    def choose(self, state: HandState, legal: int, threat: int, voids: int = 0) -> int:
         """The card of highest score (the lowest of equals)."""
         best, best_score = -1, -math.inf
-        for card, score in self.scores(state, legal, threat):
+        for card, score in self.scores(state, legal, threat, voids):
             if score > best_score:
                 best, best_score = card, score
         return best
