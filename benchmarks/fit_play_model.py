@@ -168,8 +168,10 @@ def report(found: Decisions, weights: np.ndarray, noise: list[float]) -> None:
     matrix, group, starts = design(found)
     logs = log_chances(weights, matrix, group, starts)
     ends = np.append(starts[1:], len(found.rows))
-    print(f"{'kind':8} {'decisions':>9} {'model top':>9} {'policy':>7} {'model log':>9} "
-          f"{'policy log':>10} {'noise':>5}")
+    print(
+        f"{'kind':8} {'decisions':>9} {'model top':>9} {'policy':>7} {'model log':>9} "
+        f"{'policy log':>10} {'noise':>5}"
+    )
     for kind in (*range(3), None):
         picked = [i for i, k in enumerate(found.kinds) if kind is None or k == kind]
         if not picked:

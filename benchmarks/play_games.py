@@ -39,7 +39,7 @@ def play_match(level: str, seed: int) -> list[dict[str, Any]]:
         number = match.hand_number
         index = 0
 
-        def rng() -> random.Random:
+        def rng(number: int = number) -> random.Random:
             nonlocal index
             index += 1
             return random.Random(f"play-games:{seed}:{number}:{index}")

@@ -186,7 +186,9 @@ def features(
             found.append(base + _LATE_BOSS)
     point = bool(bit & PENALTY_POINTS_MASK)
     if threat >= 0 and threat != seat and point:
-        found.append(base + (_THREAT_POINT_TO_THREAT if state.best_seat == threat else _THREAT_POINT))
+        found.append(
+            base + (_THREAT_POINT_TO_THREAT if state.best_seat == threat else _THREAT_POINT)
+        )
     if base == _FOLLOW:
         if card > state.best_card:
             trick_points = state.trick_mask & PENALTY_POINTS_MASK
@@ -253,7 +255,8 @@ class PlayModel:
             low = cards & -cards
             cards ^= low
             card = low.bit_length() - 1
-            scored.append((card, sum(weights[f] for f in features(state, card, threat, expected, choices, voids))))
+            found = features(state, card, threat, expected, choices, voids)
+            scored.append((card, sum(weights[f] for f in found)))
         return scored
 
     def chances(
@@ -266,9 +269,7 @@ class PlayModel:
         total = sum(e for _, e in exps)
         return {card: e / total for card, e in exps}
 
-    def chance(
-        self, state: HandState, legal: int, card: int, threat: int, voids: int = 0
-    ) -> float:
+    def chance(self, state: HandState, legal: int, card: int, threat: int, voids: int = 0) -> float:
         """The model's chance that the seat to play plays ``card`` of the mask ``legal``."""
         return self.chances(state, legal, threat, voids)[card]
 
