@@ -396,6 +396,7 @@ class ExpertBot(Bot):
         model = playmodel.shipped() if self.play_model else None
         floor = self.model_floor
         cache = evidence.cache
+        memo = evidence.card_scores
         for index, (before, who, card, later, threat) in enumerate(evidence.plays):
             # Only the player's own cards differ between deals: the rest of the
             # state before the play is the same in all of them.
@@ -413,7 +414,9 @@ class ExpertBot(Bot):
                 key = (index, hand & led if legal & led else hand)
                 known = cache.get(key)
                 if known is None:
-                    known = model.chance(before, legal, card, threat, evidence.voids[index])
+                    known = model.chance(
+                        before, legal, card, threat, evidence.voids[index], memo, index
+                    )
                     known = (1 - floor) * known
                     known += floor / count
                     cache[key] = known

@@ -51,6 +51,9 @@ class Evidence:
     ``4 * seat + suit``, as :func:`hearts.bots.playmodel.features` takes them)."""
     cache: dict[tuple[int, int], float] = field(default_factory=dict, compare=False)
     """Chances of plays already worked out, by (play, the player's cards that decide it)."""
+    card_scores: dict[tuple[int, int, int], float] = field(default_factory=dict, compare=False)
+    """The learned model's scores of cards already worked out (see
+    :meth:`hearts.bots.playmodel.PlayModel.scores`)."""
 
     def pass_likelihood(self, world: list[int]) -> float:
         """How likely the giver's pass was had it held, before the exchange, what ``world``

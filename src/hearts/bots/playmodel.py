@@ -226,6 +226,12 @@ def features(
     return found
 
 
+def _kind(state: HandState, card: int) -> int:
+    """The first feature of the kind of play ``card`` would be: a lead, a follow or a discard."""
+    led = state.led_mask
+    return _LEAD if not led else _FOLLOW if led >> card & 1 else _DISCARD
+
+
 def void_bits(state: HandState, card: int) -> int:
     """The void bit (see :func:`features`) that playing ``card`` now shows, or 0: the seat to
     play does not follow the suit led."""
@@ -242,36 +248,78 @@ class PlayModel:
     weights: tuple[float, ...]
 
     def scores(
-        self, state: HandState, legal: int, threat: int, voids: int = 0
+        self,
+        state: HandState,
+        legal: int,
+        threat: int,
+        voids: int = 0,
+        memo: dict[tuple[int, int, int], float] | None = None,
+        index: int = 0,
     ) -> list[tuple[int, float]]:
         """(card, score) for every card of the mask ``legal``, lowest card first (``voids``: see
-        :func:`features`)."""
+        :func:`features`).
+
+        All but one feature of a card (whether it is the policy's) depend on the player's own
+        cards of its suit and the queen of spades alone, the rest of the state being given:
+        with ``memo``, that part of each card's score is kept there under (``index``, card,
+        those cards), so a caller scoring the same play in many deals (the Expert's
+        likelihood, the play's number as ``index``) works each out once.
+        """
         weights = self.weights
         expected = policy.choose(state, legal, policy.AVOID, threat)
-        choices = legal.bit_count()
+        bonus = weights[_kind(state, expected) + _POLICY + _CHOICE_BUCKET[legal.bit_count()]]
+        hand = state.hands[state.turn]
+        queen = hand & QS_BIT
         scored = []
         cards = legal
         while cards:
             low = cards & -cards
             cards ^= low
             card = low.bit_length() - 1
-            found = features(state, card, threat, expected, choices, voids)
-            scored.append((card, sum(weights[f] for f in found)))
+            if memo is None:
+                score = self._base_score(state, card, threat, voids)
+            else:
+                key = (index, card, hand & SUIT_MASK[card // 13] | queen)
+                known = memo.get(key)
+                if known is None:
+                    known = memo[key] = self._base_score(state, card, threat, voids)
+                score = known
+            scored.append((card, score + bonus if card == expected else score))
         return scored
 
+    def _base_score(self, state: HandState, card: int, threat: int, voids: int) -> float:
+        """A card's score without the policy's feature."""
+        weights = self.weights
+        return sum(weights[f] for f in features(state, card, threat, -1, 0, voids))
+
     def chances(
-        self, state: HandState, legal: int, threat: int, voids: int = 0
+        self,
+        state: HandState,
+        legal: int,
+        threat: int,
+        voids: int = 0,
+        memo: dict[tuple[int, int, int], float] | None = None,
+        index: int = 0,
     ) -> dict[int, float]:
-        """The model's chance of each legal card."""
-        scored = self.scores(state, legal, threat, voids)
+        """The model's chance of each legal card (``memo``, ``index``: see :meth:`scores`)."""
+        scored = self.scores(state, legal, threat, voids, memo, index)
         top = max(score for _, score in scored)
         exps = [(card, math.exp(score - top)) for card, score in scored]
         total = sum(e for _, e in exps)
         return {card: e / total for card, e in exps}
 
-    def chance(self, state: HandState, legal: int, card: int, threat: int, voids: int = 0) -> float:
+    def chance(
+        self,
+        state: HandState,
+        legal: int,
+        card: int,
+        threat: int,
+        voids: int = 0,
+        memo: dict[tuple[int, int, int], float] | None = None,
+        index: int = 0,
+    ) -> float:
         """The model's chance that the seat to play plays ``card`` of the mask ``legal``."""
-        return self.chances(state, legal, threat, voids)[card]
+        return self.chances(state, legal, threat, voids, memo, index)[card]
 
     def choose(self, state: HandState, legal: int, threat: int, voids: int = 0) -> int:
         """The card of highest score (the lowest of equals)."""
