@@ -439,7 +439,7 @@ def test_the_likelihood_replays_only_what_differs_between_deals(
     # The evidence keeps the state before each opponent's play from one deal and puts
     # in each other deal's cards of the player: the same weights as replaying the hand,
     # with the noise of a lead, a follow or a discard as the deal has it.
-    bot = ExpertBot(play_model=False, play_noise=follow, lead_noise=lead, discard_noise=discard)
+    bot = ExpertBot(play_noise=follow, lead_noise=lead, discard_noise=discard)
     match = Match(seed=21)
     normal = NormalBot()
     rng = random.Random(5)

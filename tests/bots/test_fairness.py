@@ -121,19 +121,12 @@ def test_hidden_cards_do_not_change_a_consistent_search() -> None:
     check_hidden_swaps(make_bot("expert", **CONSISTENT), 24)
 
 
-NOISY_POLICY = {
-    "samples": 6,
-    "pool": 24,
-    "pass_samples": 3,
-    "play_model": False,
-    "lead_noise": 0.9,
-    "discard_noise": 0.8,
-}
-"""The Expert weighing its deals by the noisy policy, as before the learned play model."""
+PLAY_MODEL = {"samples": 6, "pool": 24, "pass_samples": 3, "play_model": True}
+"""The Expert weighing its deals by the learned play model instead of the noisy policy."""
 
 
-def test_hidden_cards_do_not_change_a_search_weighed_by_the_noisy_policy() -> None:
-    check_hidden_swaps(make_bot("expert", **NOISY_POLICY), 24)
+def test_hidden_cards_do_not_change_a_search_weighed_by_the_play_model() -> None:
+    check_hidden_swaps(make_bot("expert", **PLAY_MODEL), 24)
 
 
 def check_hidden_swaps(bot: Bot, count: int) -> None:

@@ -6,10 +6,8 @@ For a play, the Expert
    unseen cards, who is void in what, where the cards it passed are;
 2. deals the unseen cards many times (800) consistent with all of it,
    weighs each deal by how likely the opponents' actual plays were in it
-   (under a model learned from strong players' plays,
-   :mod:`hearts.bots.playmodel`; a noisy version of the playout policy
-   until December 2026), and draws 150 of them in proportion to those
-   weights;
+   (under a noisy version of the playout policy), and draws 150 of them in
+   proportion to those weights;
 3. plays every legal card in every drawn deal and finishes the hand with
    the fast playout policy (:mod:`hearts.bots.policy`), once with itself
    avoiding points and, while nobody else has taken a penalty card, once
@@ -137,8 +135,7 @@ class ExpertBot(Bot):
     """In the playouts, how often each other seat plays a legal card at random instead of
     the policy's (the same random draws for every candidate in a deal); 0: never."""
     play_noise: float = 0.5
-    """Without ``play_model``: how often, in the likelihood model, an opponent plays other than
-    the policy would..."""
+    """How often, in the likelihood model, an opponent plays other than the policy would..."""
     noise_per_card: float = 0.0
     """...plus this much per legal card it had (capped at 0.95): the more choice, the less
     the policy predicts a strong player."""
@@ -146,11 +143,10 @@ class ExpertBot(Bot):
     """``play_noise`` for a lead (None: the same as for any play)."""
     discard_noise: float | None = None
     """``play_noise`` for a discard, when the player cannot follow (None: the same)."""
-    play_model: bool = True
+    play_model: bool = False
     """In the likelihood, instead of the noisy policy (``play_noise`` and its kin): each
     opponent plays each legal card with the chance the learned model
-    (:mod:`hearts.bots.playmodel`) gives it, mixed with a uniform chance of ``model_floor``
-    (the default since the nineteenth session; False: the noisy policy, as before)."""
+    (:mod:`hearts.bots.playmodel`) gives it, mixed with a uniform chance of ``model_floor``."""
     model_floor: float = 0.3
     """With ``play_model``: the share of a uniform chance over the legal cards, so that a play
     the model finds unlikely never rules a deal out."""
@@ -383,15 +379,14 @@ class ExpertBot(Bot):
         """How likely the opponents' plays so far were, had they held ``world``; and the
         opponents (a mask of seats) who are more likely shooting than not in it.
 
-        With ``play_model`` (the default), each opponent plays each card with the
-        chance the learned model gives it (:mod:`hearts.bots.playmodel`), mixed with
-        ``model_floor`` of a uniform chance, worked out once per play and holding that
-        decides it.  Without it, each opponent plays the playout policy avoiding
+        With ``shoot_prior`` 0, each opponent plays the playout policy avoiding
         points, except with chance ``play_noise`` (``lead_noise`` for a lead,
-        ``discard_noise`` for a discard) a legal card at random.  With ``shoot_prior``,
+        ``discard_noise`` for a discard) a legal card at random.  With a prior,
         an opponent who could still take every penalty card is a mixture: with
         chance ``shoot_prior`` every one of its plays came from the policy
-        shooting, else from its avoiding points as above.  With ``pass_noise``, the pass
+        shooting, else from the policy avoiding.  With ``play_model``, the chance of a
+        play avoiding points is the learned model's instead (:mod:`hearts.bots.playmodel`),
+        worked out once per play and holding that decides it.  With ``pass_noise``, the pass
         from across is weighed too (:meth:`Evidence.pass_likelihood`).
         """
         lead_noise, follow_noise, discard_noise = evidence.noise
