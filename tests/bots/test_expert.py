@@ -432,6 +432,28 @@ def replayed_likelihood(
     return likelihood
 
 
+def weighed_positions(seed: int, rng_seed: int) -> Iterator[tuple[SeatView, list[list[int]]]]:
+    """Every play of one hand of ``Match(seed=seed)`` played by Normal bots: the view of the
+    seat to play and six deals of its hidden cards, sampled as the Expert samples them."""
+    match = Match(seed=seed)
+    normal = NormalBot()
+    rng = random.Random(rng_seed)
+    while match.phase is not Phase.HAND_OVER:
+        if match.phase is Phase.PASSING:
+            for seat in range(4):
+                match.confirm_pass(seat, normal.choose_pass(match.view(seat), rng))
+            continue
+        view = match.view(match.turn)
+        knowledge = expert_module.Knowledge.from_view(view)
+        deals = []
+        for _ in range(6):
+            world = expert_module.sample_hidden(knowledge, rng)
+            assert world is not None
+            deals.append(world)
+        yield view, deals
+        match.play(normal.choose_play(view, rng))
+
+
 @pytest.mark.parametrize(("lead", "follow", "discard"), [(0.5, 0.5, 0.5), (0.95, 0.7, 0.8)])
 def test_the_likelihood_replays_only_what_differs_between_deals(
     lead: float, follow: float, discard: float
@@ -440,31 +462,14 @@ def test_the_likelihood_replays_only_what_differs_between_deals(
     # in each other deal's cards of the player: the same weights as replaying the hand,
     # with the noise of a lead, a follow or a discard as the deal has it.
     bot = ExpertBot(play_noise=follow, lead_noise=lead, discard_noise=discard)
-    match = Match(seed=21)
-    normal = NormalBot()
-    rng = random.Random(5)
     compared = 0
-    while match.phase is not Phase.HAND_OVER:
-        if match.phase is Phase.PASSING:
-            for seat in range(4):
-                match.confirm_pass(seat, normal.choose_pass(match.view(seat), rng))
-            continue
-        view = match.view(match.turn)
-        knowledge = expert_module.Knowledge.from_view(view)
-        first = expert_module.sample_hidden(knowledge, rng)
-        assert first is not None
-        deals = [first]
-        for _ in range(5):
-            world = expert_module.sample_hidden(knowledge, rng)
-            assert world is not None
-            deals.append(world)
+    for view, deals in weighed_positions(21, 5):
         weights = bot.deal_weights(view, deals)
         assert len(weights) == len(deals)
         for world, weight in zip(deals, weights, strict=True):
             expected = replayed_likelihood(view, world, lead, follow, discard)
             assert weight == pytest.approx(expected, rel=1e-12)
             compared += weight < 1.0
-        match.play(normal.choose_play(view, rng))
     assert compared > 100
 
 

@@ -7,14 +7,12 @@ import random
 from importlib import resources
 
 import pytest
+from test_expert import weighed_positions
 
-from hearts.bots import expert as expert_module
 from hearts.bots import playmodel, policy
 from hearts.bots.expert import ExpertBot
-from hearts.bots.normal import NormalBot
 from hearts.deal import seeded_deal
 from hearts.hand import HandState
-from hearts.match import Match, Phase
 from hearts.rules import Rules
 from hearts.view import SeatView
 
@@ -71,8 +69,6 @@ def test_chances_cover_the_legal_cards_and_add_up_to_one() -> None:
         assert set(chances) == {card for card in range(52) if legal >> card & 1}
         assert all(chance > 0 for chance in chances.values())
         assert sum(chances.values()) == pytest.approx(1.0)
-        chosen = model.choose(state, legal, threat, voids)
-        assert chances[chosen] == max(chances.values())
 
 
 def test_features_see_only_the_hand_of_the_seat_to_play() -> None:
@@ -150,7 +146,7 @@ def model_likelihood(view: SeatView, world: list[int], floor: float) -> float:
         legal = state.legal_mask()
         if who != view.seat and legal & (legal - 1):
             count = legal.bit_count()
-            chance = model.chance(state, legal, card, threat, voids)
+            chance = model.chances(state, legal, threat, voids)[card]
             likelihood *= (1 - floor) * chance + floor / count
         voids |= playmodel.void_bits(state, card)
         if state.play(card) >= 0:
@@ -163,22 +159,10 @@ def test_the_expert_weighs_deals_by_the_model(floor: float) -> None:
     # Worked out once per play and holding that decides it, the weights are the
     # same as replaying the hand in each deal.
     bot = ExpertBot(play_model=True, model_floor=floor)
-    match = Match(seed=23)
-    normal = NormalBot()
-    rng = random.Random(8)
     compared = 0
-    while match.phase is not Phase.HAND_OVER:
-        if match.phase is Phase.PASSING:
-            for seat in range(4):
-                match.confirm_pass(seat, normal.choose_pass(match.view(seat), rng))
-            continue
-        view = match.view(match.turn)
-        knowledge = expert_module.Knowledge.from_view(view)
-        deals = [expert_module.sample_hidden(knowledge, rng) for _ in range(6)]
-        worlds = [deal for deal in deals if deal is not None]
+    for view, worlds in weighed_positions(23, 8):
         weights = bot.deal_weights(view, worlds)
         for world, weight in zip(worlds, weights, strict=True):
             assert weight == pytest.approx(model_likelihood(view, world, floor), rel=1e-9)
             compared += weight < 1.0
-        match.play(normal.choose_play(view, rng))
     assert compared > 100

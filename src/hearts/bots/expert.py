@@ -414,10 +414,10 @@ class ExpertBot(Bot):
                 key = (index, hand & led if legal & led else hand)
                 known = cache.get(key)
                 if known is None:
-                    known = model.chance(
-                        before, legal, card, threat, evidence.voids[index], memo, index
+                    chances = model.chances(
+                        before, legal, threat, evidence.voids[index], memo, index
                     )
-                    known = (1 - floor) * known
+                    known = (1 - floor) * chances[card]
                     known += floor / count
                     cache[key] = known
                 avoid[who] *= known

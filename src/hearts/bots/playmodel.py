@@ -308,27 +308,6 @@ class PlayModel:
         total = sum(e for _, e in exps)
         return {card: e / total for card, e in exps}
 
-    def chance(
-        self,
-        state: HandState,
-        legal: int,
-        card: int,
-        threat: int,
-        voids: int = 0,
-        memo: dict[tuple[int, int, int], float] | None = None,
-        index: int = 0,
-    ) -> float:
-        """The model's chance that the seat to play plays ``card`` of the mask ``legal``."""
-        return self.chances(state, legal, threat, voids, memo, index)[card]
-
-    def choose(self, state: HandState, legal: int, threat: int, voids: int = 0) -> int:
-        """The card of highest score (the lowest of equals)."""
-        best, best_score = -1, -math.inf
-        for card, score in self.scores(state, legal, threat, voids):
-            if score > best_score:
-                best, best_score = card, score
-        return best
-
     @classmethod
     def from_json(cls, text: str) -> PlayModel:
         data = json.loads(text)
