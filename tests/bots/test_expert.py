@@ -15,7 +15,6 @@ from hearts.bots.base import Decision
 from hearts.bots.equivalence import distinct_cards, distinct_in_deal
 from hearts.bots.expert import ExpertBot, MatchScorer
 from hearts.bots.finish import own_cost
-from hearts.bots.likelihood import Evidence
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search, resample
 from hearts.cards import card_text, cards_in
@@ -374,8 +373,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     for _ in range(20):
         world = expert_module.sample_hidden(knowledge, rng)
         assert world is not None
-        evidence = Evidence.of(view, world, bot._noise_tables(), None)
-        weight, shooting = bot._likelihood(evidence, world)
+        weight, shooting = bot.evidence(view, world).weigh(world)
         assert weight > 0
         flagged += shooting >> 0 & 1
         assert not shooting >> 2 & 1 and not shooting >> 3 & 1
@@ -383,8 +381,7 @@ def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
     # Without a prior nobody is ever modelled as shooting.
     world = expert_module.sample_hidden(knowledge, rng)
     assert world is not None
-    evidence = Evidence.of(view, world, ExpertBot()._noise_tables(), None)
-    assert ExpertBot()._likelihood(evidence, world)[1] == 0
+    assert ExpertBot().evidence(view, world).weigh(world)[1] == 0
 
 
 def test_more_deals_while_the_weights_are_worth_few(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -496,7 +493,7 @@ def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None
     view = match.view(0)
     truth = list(match.play_state.hands)
     bot = ExpertBot(pass_noise=0.5)
-    evidence = Evidence.of(view, truth, bot._noise_tables(), bot.pass_noise)
+    evidence = bot.evidence(view, truth)
     assert evidence.giver == 2
     fits = 0.5 / 286 + 0.5 / len(policy.pass_candidates(dealt[2]))
     assert evidence.pass_likelihood(truth) == pytest.approx(fits)
@@ -514,7 +511,7 @@ def test_the_pass_from_across_is_weighed_by_the_experts_own_candidates() -> None
         kinds.add(fitting)
     assert kinds == {True, False}
     # Without pass_noise the pass is not weighed.
-    assert Evidence.of(view, truth, bot._noise_tables(), None).giver == -1
+    assert ExpertBot().evidence(view, truth).giver == -1
 
 
 def test_the_moon_table_suspects_from_the_first_point() -> None:

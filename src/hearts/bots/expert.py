@@ -252,7 +252,7 @@ class ExpertBot(Bot):
         search = Search(len(cards), len(my_modes))
         solving = view.hand.mask.bit_count() <= self.endgame
         replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
-        evidence = Evidence.of(view, first, self._noise_tables(), self.pass_noise)
+        evidence = self.evidence(view, first)
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():
@@ -279,7 +279,7 @@ class ExpertBot(Bot):
                         break
                     continue
                 worlds.append(world)
-                weight, shooting = self._likelihood(evidence, world)
+                weight, shooting = evidence.weigh(world)
                 weights.append(weight)
                 shooters.append(shooting)
             if not worlds:
@@ -372,79 +372,22 @@ class ExpertBot(Bot):
         model of the search; ``benchmarks/expert_inference.py`` scores them."""
         if not deals:
             return []
-        evidence = Evidence.of(view, deals[0], self._noise_tables(), self.pass_noise)
-        return [self._likelihood(evidence, deal)[0] for deal in deals]
+        evidence = self.evidence(view, deals[0])
+        return [evidence.weigh(deal)[0] for deal in deals]
 
-    def _likelihood(self, evidence: Evidence, world: list[int]) -> tuple[float, int]:
-        """How likely the opponents' plays so far were, had they held ``world``; and the
-        opponents (a mask of seats) who are more likely shooting than not in it.
-
-        With ``shoot_prior`` 0, each opponent plays the playout policy avoiding
-        points, except with chance ``play_noise`` (``lead_noise`` for a lead,
-        ``discard_noise`` for a discard) a legal card at random.  With a prior,
-        an opponent who could still take every penalty card is a mixture: with
-        chance ``shoot_prior`` every one of its plays came from the policy
-        shooting, else from the policy avoiding.  With ``play_model``, the chance of a
-        play avoiding points is the learned model's instead (:mod:`hearts.bots.playmodel`),
-        worked out once per play and holding that decides it.  With ``pass_noise``, the pass
-        from across is weighed too (:meth:`Evidence.pass_likelihood`).
-        """
-        lead_noise, follow_noise, discard_noise = evidence.noise
-        prior = self.shoot_prior
-        avoid = [1.0, 1.0, 1.0, 1.0]
-        shoot = [1.0, 1.0, 1.0, 1.0]
-        model = playmodel.shipped() if self.play_model else None
-        floor = self.model_floor
-        cache = evidence.cache
-        memo = evidence.card_scores
-        for index, (before, who, card, later, threat) in enumerate(evidence.plays):
-            # Only the player's own cards differ between deals: the rest of the
-            # state before the play is the same in all of them.
-            hand = world[who] | later
-            before.hands[who] = hand
-            legal = before.legal_mask()
-            if not legal & (legal - 1):
-                continue
-            count = legal.bit_count()
-            led = before.led_mask
-            noise = lead_noise if not led else follow_noise if legal & led else discard_noise
-            chance = noise[count] / count
-            if model is not None:
-                # Following suit, the chance depends on the cards of that suit alone.
-                key = (index, hand & led if legal & led else hand)
-                known = cache.get(key)
-                if known is None:
-                    chances = model.chances(
-                        before, legal, threat, evidence.voids[index], memo, index
-                    )
-                    known = (1 - floor) * chances[card]
-                    known += floor / count
-                    cache[key] = known
-                avoid[who] *= known
-            else:
-                expected = policy.choose(before, legal, policy.AVOID, threat)
-                avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
-            if prior > 0:
-                expected = policy.choose(before, legal, policy.SHOOT, threat)
-                shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
-        likelihood = 1.0 if evidence.giver < 0 else evidence.pass_likelihood(world)
-        shooting = 0
-        if prior <= 0:
-            for seat in range(4):
-                likelihood *= avoid[seat]
-            return likelihood, shooting
-        candidates = evidence.may_still_shoot
-        for seat in range(4):
-            if seat == evidence.seat:
-                continue
-            if candidates >> seat & 1:
-                mixed = (1 - prior) * avoid[seat] + prior * shoot[seat]
-                if prior * shoot[seat] > (1 - prior) * avoid[seat]:
-                    shooting |= 1 << seat
-                likelihood *= mixed
-            else:
-                likelihood *= avoid[seat]
-        return likelihood, shooting
+    def evidence(self, view: SeatView, world: list[int]) -> Evidence:
+        """The opponents' plays (and, with ``pass_noise``, the pass from across) in ``view``,
+        ready to weigh deals by this Expert's likelihood settings; ``world`` is any deal
+        of the hidden cards consistent with the view (:meth:`Evidence.weigh`)."""
+        return Evidence.of(
+            view,
+            world,
+            self._noise_tables(),
+            self.pass_noise,
+            shoot_prior=self.shoot_prior,
+            model=playmodel.shipped() if self.play_model else None,
+            model_floor=self.model_floor,
+        )
 
     def _noise_tables(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
         """For a lead, a follow and a discard: the likelihood's noise by number of legal cards."""

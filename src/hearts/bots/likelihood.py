@@ -1,9 +1,11 @@
 """The evidence the Expert weighs its deals by: the opponents' plays so far, and a pass.
 
 :class:`Evidence` keeps, for each play by another seat, the public state
-just before it, so that weighing a deal of the hidden cards only has to put
-in the cards of the player (:meth:`hearts.bots.expert.ExpertBot.deal_weights`);
-with ``pass_noise`` it also weighs the pass received from across.
+just before it, so that weighing a deal of the hidden cards
+(:meth:`Evidence.weigh`) only has to put in the cards of the player; with
+``pass_noise`` it also weighs the pass received from across.  How likely a
+play was comes from the playout policy with some noise, or from the learned
+model of :mod:`hearts.bots.playmodel`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from hearts.bots import playmodel, policy
+from hearts.bots.playmodel import PlayModel
 from hearts.hand import HandState
 from hearts.rules import PassDirection
 from hearts.view import SeatView
@@ -54,6 +57,80 @@ class Evidence:
     card_scores: dict[tuple[int, int, int], float] = field(default_factory=dict, compare=False)
     """The learned model's scores of cards already worked out (see
     :meth:`hearts.bots.playmodel.PlayModel.scores`)."""
+    shoot_prior: float = 0.0
+    """The chance that an opponent who could still take every penalty card is shooting."""
+    model: PlayModel | None = field(default=None, compare=False)
+    """The learned model of a play avoiding points, instead of the noisy policy."""
+    model_floor: float = 0.3
+    """With ``model``: the share of a uniform chance over the legal cards mixed in."""
+
+    def weigh(self, world: list[int]) -> tuple[float, int]:
+        """How likely the opponents' plays so far were, had they held ``world``; and the
+        opponents (a mask of seats) who are more likely shooting than not in it.
+
+        With ``shoot_prior`` 0, each opponent plays the playout policy avoiding
+        points, except with the chance ``noise`` gives a legal card at random.
+        With a prior, an opponent who could still take every penalty card is a
+        mixture: with chance ``shoot_prior`` every one of its plays came from the
+        policy shooting, else from the policy avoiding.  With ``model``, the chance
+        of a play avoiding points is the learned model's instead, worked out once
+        per play and holding that decides it.  With a ``giver``, the pass from
+        across is weighed too (:meth:`pass_likelihood`).
+        """
+        lead_noise, follow_noise, discard_noise = self.noise
+        prior = self.shoot_prior
+        avoid = [1.0, 1.0, 1.0, 1.0]
+        shoot = [1.0, 1.0, 1.0, 1.0]
+        model = self.model
+        floor = self.model_floor
+        cache = self.cache
+        memo = self.card_scores
+        for index, (before, who, card, later, threat) in enumerate(self.plays):
+            # Only the player's own cards differ between deals: the rest of the
+            # state before the play is the same in all of them.
+            hand = world[who] | later
+            before.hands[who] = hand
+            legal = before.legal_mask()
+            if not legal & (legal - 1):
+                continue
+            count = legal.bit_count()
+            led = before.led_mask
+            noise = lead_noise if not led else follow_noise if legal & led else discard_noise
+            chance = noise[count] / count
+            if model is not None:
+                # Following suit, the chance depends on the cards of that suit alone.
+                key = (index, hand & led if legal & led else hand)
+                known = cache.get(key)
+                if known is None:
+                    chances = model.chances(before, legal, threat, self.voids[index], memo, index)
+                    known = (1 - floor) * chances[card]
+                    known += floor / count
+                    cache[key] = known
+                avoid[who] *= known
+            else:
+                expected = policy.choose(before, legal, policy.AVOID, threat)
+                avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
+            if prior > 0:
+                expected = policy.choose(before, legal, policy.SHOOT, threat)
+                shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
+        likelihood = 1.0 if self.giver < 0 else self.pass_likelihood(world)
+        shooting = 0
+        if prior <= 0:
+            for seat in range(4):
+                likelihood *= avoid[seat]
+            return likelihood, shooting
+        candidates = self.may_still_shoot
+        for seat in range(4):
+            if seat == self.seat:
+                continue
+            if candidates >> seat & 1:
+                mixed = (1 - prior) * avoid[seat] + prior * shoot[seat]
+                if prior * shoot[seat] > (1 - prior) * avoid[seat]:
+                    shooting |= 1 << seat
+                likelihood *= mixed
+            else:
+                likelihood *= avoid[seat]
+        return likelihood, shooting
 
     def pass_likelihood(self, world: list[int]) -> float:
         """How likely the giver's pass was had it held, before the exchange, what ``world``
@@ -74,7 +151,13 @@ class Evidence:
         world: list[int],
         noise: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
         pass_noise: float | None,
+        *,
+        shoot_prior: float = 0.0,
+        model: PlayModel | None = None,
+        model_floor: float = 0.3,
     ) -> Evidence:
+        """The evidence in ``view``, its states replayed from ``world`` (any deal of the
+        hidden cards consistent with the view: only the player's cards are ever read)."""
         start = world[:]
         for trick in view.tricks:
             for who, card in trick.cards:
@@ -99,6 +182,9 @@ class Evidence:
             voids=tuple(known_voids),
             noise=noise,
             may_still_shoot=may_still_shoot(state),
+            shoot_prior=shoot_prior,
+            model=model,
+            model_floor=model_floor,
             **pass_evidence(view, pass_noise),
         )
 
