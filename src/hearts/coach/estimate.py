@@ -36,6 +36,7 @@ from hearts.bots import moon, policy
 from hearts.bots.base import taken_cards
 from hearts.bots.finish import Finisher
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
+from hearts.bots.likelihood import Evidence
 from hearts.cards import ALL_CARDS_MASK
 from hearts.coach.review import MOON_STYLES, Budget
 from hearts.hand import HandState
@@ -241,14 +242,19 @@ class PlaySampler(Sampler):
         self.lookahead = budget.moon_lookahead
         self.my_modes = (policy.AVOID, policy.SHOOT) if moon.may_shoot(view) else (policy.AVOID,)
         self._template: HandState | None = None
+        self._evidence: Evidence | None = None
 
     def _sample(self, rng: random.Random) -> tuple[list[int], float] | None:
         world = sample_hidden(self.knowledge, rng)
         if world is None:
             return None
-        if self._template is None:
+        if self._template is None or self._evidence is None:
             self._template = state_template(self.view, world)
-        return world, likelihood(self.view, world, self.noise)
+            # Each opponent played the policy's card, except with chance ``noise``
+            # any legal card at random, whether leading, following or discarding.
+            noise = (self.noise,) * 14
+            self._evidence = Evidence.of(self.view, world, (noise, noise, noise), None)
+        return world, self._evidence.weigh(world)[0]
 
     def _modes(self) -> tuple[int, ...]:
         return self.my_modes
@@ -278,29 +284,6 @@ class PlaySampler(Sampler):
             taken = state.taken
         points = scorer.points(taken)
         return scorer.of_points(points), points[seat]
-
-
-def likelihood(view: SeatView, world: list[int], noise: float) -> float:
-    """How likely the opponents' plays so far were, had they held ``world``.
-
-    Each opponent is taken to play the policy's card, except with probability
-    ``noise`` any legal card at random.
-    """
-    start = world[:]
-    for trick in view.tricks:
-        for who, card in trick.cards:
-            start[who] |= 1 << card
-    state = HandState(view.rules, start)
-    chance = 1.0
-    threat = -1
-    for who, card in view.plays:
-        legal = state.legal_mask()
-        if who != view.seat and legal & (legal - 1):
-            expected = policy.choose(state, legal, policy.AVOID, threat)
-            chance *= noise / legal.bit_count() + (1 - noise if expected == card else 0.0)
-        if state.play(card) >= 0:
-            threat = policy.moon_threat(state)
-    return chance
 
 
 # --- passes ------------------------------------------------------------------
