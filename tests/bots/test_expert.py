@@ -14,7 +14,7 @@ from hearts.bots import moon, policy
 from hearts.bots.base import Decision
 from hearts.bots.equivalence import distinct_cards, distinct_in_deal
 from hearts.bots.expert import ExpertBot, MatchScorer
-from hearts.bots.finish import own_cost
+from hearts.bots.finish import Finisher, own_cost
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search, resample
 from hearts.cards import card_text, cards_in
@@ -856,3 +856,20 @@ def test_a_consistent_search_costs_the_same_options_differently() -> None:
         assert before.options == after.options
         changed += before.costs != after.costs
     assert changed > 0
+
+
+def test_the_moon_alert_applies_only_where_an_opponent_is_played_as_shooting() -> None:
+    avoid, shoot = policy.AVOID, policy.SHOOT
+    ours = Finisher(alert=1)
+    everyone = Finisher(alert=2)
+    opponent_shoots = [avoid, shoot, avoid, avoid]
+    for finisher in (Finisher(), ours, everyone):
+        # Nobody shooting, or only we are: nobody is alert.
+        assert finisher.alert_seats([avoid] * 4, 0) == 0
+        assert finisher.alert_seats([shoot, avoid, avoid, avoid], 0) == 0
+    assert Finisher().alert_seats(opponent_shoots, 0) == 0
+    assert ours.alert_seats(opponent_shoots, 0) == 0b0001
+    assert ours.alert_seats(opponent_shoots, 2) == 0b0100
+    # Shooting ourselves too, we have nothing to stop.
+    assert ours.alert_seats([shoot, shoot, avoid, avoid], 0) == 0
+    assert everyone.alert_seats(opponent_shoots, 0) == 0b1101

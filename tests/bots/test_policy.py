@@ -180,3 +180,20 @@ def test_a_paused_playout_goes_on_as_if_it_had_not_stopped() -> None:
         assert state.tricks_played == 13
         assert state.taken == whole.taken
     assert paused > 60 * 5
+
+
+def test_an_alert_seat_takes_a_trick_from_a_shooter_with_only_one_point() -> None:
+    deal = make_deal("2C 3D 5D 7D", "AC KD QD 8D", "3C 2D AD 4D", "4C 5H 6H 7H", voids={3: "D"})
+    # West won the five of hearts with the king of diamonds: every point so far, one of
+    # them, and leads the queen.  North holds the ace and the four.
+    plays = cs("2C AC 3C 4C KD 2D 5H 3D QD")
+    modes = (policy.AVOID, policy.SHOOT, policy.AVOID, policy.AVOID)
+    north: dict[int, str] = {}
+    for alert in (0, 1 << 2):
+        state = HandState.replayed(STANDARD, deal, plays)
+        assert policy.moon_threat(state) == -1  # fewer than 10 points: no threat yet
+        assert policy.moon_threat(state, 1) == 1
+        policy.playout(state, modes, True, pause=1 << 3, alert=alert)
+        north[alert] = card_text(state.trick[2])
+    # Waiting for 10 points, North ducks; alert, it takes the trick from the shooter.
+    assert north == {0: "4D", 1 << 2: "AD"}

@@ -209,6 +209,11 @@ class ExpertBot(Bot):
     leaves it best off in that deal (its points less the others' average; a moon counts); False:
     the policy plays the opponents' cards.  It costs about one more playout per card each
     opponent could play; the pass is not affected."""
+    moon_alert: int = 0
+    """In the playouts of a deal where an opponent is played as shooting the moon, 1: our own
+    later cards (the policy's) try to stop it from the shooter's first point, as we would
+    knowing it, where the policy waits for 10 points; 2: every seat avoiding points does;
+    0: none does."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -353,7 +358,7 @@ class ExpertBot(Bot):
     @functools.cached_property
     def finisher(self) -> Finisher:
         """How the seats play on in this Expert's playouts."""
-        return Finisher(self.give_up, self.seize, self.playout_noise)
+        return Finisher(self.give_up, self.seize, self.playout_noise, self.moon_alert)
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""

@@ -35,6 +35,10 @@ class Finisher:
     starts shooting (0: never)."""
     noise: float = 0.0
     """How often each seat other than ours plays a random legal card (0: never)."""
+    alert: int = 0
+    """Where an opponent is played as shooting the moon: 1, our seat tries to stop it from
+    the shooter's first point; 2, every seat avoiding points does; 0, they wait for 10
+    points, as anywhere else (:func:`hearts.bots.policy.moon_threat`)."""
 
     def playout(
         self,
@@ -50,6 +54,7 @@ class Finisher:
         coming from the seed ``chaos``.  ``pause`` and ``first`` are
         :func:`hearts.bots.policy.playout`'s: stop at the choice of a seat of that mask, or
         start with that card; the modes at a pause are returned."""
+        alert = self.alert_seats(modes, seat)
         return policy.playout(
             state,
             (modes[0], modes[1], modes[2], modes[3]),
@@ -60,7 +65,25 @@ class Finisher:
             seat,
             pause,
             first,
+            alert,
         )
+
+    def alert_seats(self, modes: Sequence[int], seat: int) -> int:
+        """The seats (a mask) that try to stop a shooter from its first point in a playout
+        starting in ``modes``: none unless an opponent of ``seat`` is shooting."""
+        if not self.alert or not any(
+            modes[other] == policy.SHOOT for other in range(4) if other != seat
+        ):
+            return 0
+        if self.alert == 1:
+            return 1 << seat if modes[seat] == policy.AVOID else 0
+        return sum(1 << other for other in range(4) if modes[other] == policy.AVOID)
+
+    def threat(self, state: HandState, modes: Sequence[int], seat: int) -> int:
+        """The moon threat the seat to play in ``state`` answers, in a playout in ``modes``."""
+        if self.alert_seats(modes, seat) >> state.turn & 1:
+            return policy.moon_threat(state, 1)
+        return policy.moon_threat(state)
 
     def fork(
         self,
@@ -77,7 +100,7 @@ class Finisher:
         if paused is None:
             return cost(state.taken)
         legal = state.legal_mask()
-        preferred = policy.choose(state, legal, paused[seat], policy.moon_threat(state))
+        preferred = policy.choose(state, legal, paused[seat], self.threat(state, paused, seat))
         # One card of each group of equivalent cards, always the lowest: the same cards in
         # every deal that looks the same to us then; the policy's card's group first.
         cards = distinct_in_deal(state, legal, -1)
@@ -114,7 +137,7 @@ class Finisher:
             return cost(state.taken), state.taken
         turn = state.turn
         legal = state.legal_mask()
-        preferred = policy.choose(state, legal, paused[turn], policy.moon_threat(state))
+        preferred = policy.choose(state, legal, paused[turn], self.threat(state, paused, seat))
         cards = distinct_in_deal(state, legal, preferred)
         if turn == seat:
             return min(

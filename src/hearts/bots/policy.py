@@ -64,8 +64,9 @@ def lowest_rank(mask: int) -> int:
     return best
 
 
-def moon_threat(state: HandState) -> int:
-    """The seat that has won every penalty card so far, 10 points' worth or more; else -1."""
+def moon_threat(state: HandState, least: int = 10) -> int:
+    """The seat that has won every penalty card so far, ``least`` points' worth or more
+    (10 unless told); else -1."""
     penalty = state.forbidden_first  # the penalty cards of the rules in force
     taken = state.taken
     holder = -1
@@ -76,7 +77,7 @@ def moon_threat(state: HandState) -> int:
             holder = seat
     if holder < 0:
         return -1
-    return holder if _points(taken[holder] & penalty) >= 10 else -1
+    return holder if _points(taken[holder] & penalty) >= least else -1
 
 
 def _points(won: int) -> int:
@@ -197,6 +198,7 @@ def playout(
     steady: int = -1,
     pause: int = 0,
     first: int = -1,
+    alert: int = 0,
 ) -> tuple[int, int, int, int] | None:
     """Finish the hand with the policy, each seat in its own mode.
 
@@ -207,6 +209,8 @@ def playout(
     penalty card so far, at least that many points' worth, starts shooting.
     With ``noise`` (and ``rng``), every seat but ``steady`` plays a legal card
     at random instead of the policy's, with that chance, whenever it has a choice.
+    The seats of the mask ``alert`` try to stop a moon from the shooter's first point,
+    where the others wait for 10 (:func:`moon_threat`).
 
     With ``pause`` (a mask of seats), the playout stops short when one of those
     seats is to play and has a choice of cards, and returns every seat's mode
@@ -216,6 +220,7 @@ def playout(
     policy takes over) goes on exactly as if the policy had chosen that card.
     """
     threat = moon_threat(state)
+    early = moon_threat(state, 1) if alert else -1
     shooting = give_up and SHOOT in modes
     current = list(modes)
     chaos = rng if noise > 0 else None
@@ -238,9 +243,12 @@ def playout(
         ):
             card = random_card(legal, chaos)
         else:
-            card = choose(state, legal, current[state.turn], threat)
+            turn = state.turn
+            card = choose(state, legal, current[turn], early if alert >> turn & 1 else threat)
         if state.play(card) >= 0:
             threat = moon_threat(state)
+            if alert:
+                early = moon_threat(state, 1)
             if (
                 seize
                 and threat >= 0
