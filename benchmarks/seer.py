@@ -5,7 +5,11 @@ would sample of the hidden cards is the true one: for a play, the other
 seats' actual holdings; for the pass, the deal as dealt (the other seats'
 passes are still guessed by rule of thumb, as the Expert guesses them).
 Everything else is the Expert's own search: the same moon suspicion, the
-same playouts, the same budget of deals (all of them the one true deal).
+same playouts, the same 150 deals for a play (all of them the one true
+deal).  The seer plays them all (``pool=0``): drawn from a pool in
+proportion to their weights, the same deal would be kept once, and a
+suspected shooter, played as shooting in a share of the deals, would be
+played as shooting in all of them or none.
 It plays one seat against three ``expert-2026-11`` on the arena's duplicate
 deals (the same deal sets, rotations and decision seeds as ``hearts arena``),
 so it pairs, deal set by deal set, with a saved control of the same seed.
@@ -99,7 +103,7 @@ def main() -> None:
     parser.add_argument("--save", help="write the seer's run here, as hearts arena --save would")
     args = parser.parse_args()
     see()
-    entrants = make_entrants(SEATS)
+    entrants = make_entrants(SEATS, {"expert": {"pool": 0}})
     started = time.process_time()
     result = run_arena(entrants, hands=args.hands, seed=args.seed, workers=1)
     cpu = time.process_time() - started
@@ -110,7 +114,7 @@ def main() -> None:
         "hands": args.hands,
         "seed": args.seed,
         "matches": False,
-        "settings": {},
+        "settings": {"expert": {"pool": 0}},
         "bots": bot_fields(entrants),
         "seer": True,
     }
