@@ -36,6 +36,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,15 +85,16 @@ def true_deal(seat: int, hand: int, unseen: int, rng: random.Random) -> list[int
     return deal
 
 
-def see() -> None:
-    """Give the Expert (and only it: ``expert-2026-11`` has its own sampler) the true deals."""
+def see(patch: Callable[[object, str, object], None] = setattr) -> None:
+    """Give the Expert (and only it: ``expert-2026-11`` has its own sampler) the true deals;
+    ``patch`` sets each module attribute (a test passes its own, to undo it after)."""
     patches = (
         (arena, "Match", SeenMatch),
         (expert, "sample_hidden", true_holdings),
         (expert, "_deal_others", true_deal),
     )
     for module, name, value in patches:
-        setattr(module, name, value)
+        patch(module, name, value)
 
 
 def main() -> None:
