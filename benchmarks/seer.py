@@ -1,4 +1,4 @@
-"""What the Expert would gain if it knew every card: a ceiling for better inference.
+"""What knowing every card is worth to the Expert's search.
 
 A *seer* is today's Expert, every setting as it is, except that each deal it
 would sample of the hidden cards is the true one: for a play, the other
@@ -14,10 +14,11 @@ It plays one seat against three ``expert-2026-11`` on the arena's duplicate
 deals (the same deal sets, rotations and decision seeds as ``hearts arena``),
 so it pairs, deal set by deal set, with a saved control of the same seed.
 
-The gap between the seer and the Expert bounds what any better inference
-(a sharper likelihood, a learned model of the opponents' plays, more deals)
-could give this search: the seer locates every card exactly.  What it still
-lacks is the rest of the model, the playouts.
+Better inference (a sharper likelihood, a learned model of the opponents'
+plays) moves the Expert's deals towards the true one; the seer is that
+taken to the end, every card located exactly, and the rest of the model,
+the playouts, left as it is.  On seed 114 it played a point per hand worse
+than the Expert (``docs/strength.md``, "The twenty-first session").
 
 This is a benchmark only, and it cheats by construction: it reads the
 match's holdings through the arena, which no bot can.  The levels, the game
@@ -48,6 +49,8 @@ from hearts.match import Match
 from hearts.variants import bot_fields, save_run, variant_changes
 
 SEATS = ["expert", "expert-2026-11", "expert-2026-11", "expert-2026-11"]
+SETTINGS = {"expert": {"pool": 0}}
+"""Every deal played out, not drawn from a pool (see above)."""
 
 
 class SeenMatch(Match):
@@ -105,7 +108,7 @@ def main() -> None:
     parser.add_argument("--save", help="write the seer's run here, as hearts arena --save would")
     args = parser.parse_args()
     see()
-    entrants = make_entrants(SEATS, {"expert": {"pool": 0}})
+    entrants = make_entrants(SEATS, SETTINGS)
     started = time.process_time()
     result = run_arena(entrants, hands=args.hands, seed=args.seed, workers=1)
     cpu = time.process_time() - started
@@ -116,7 +119,7 @@ def main() -> None:
         "hands": args.hands,
         "seed": args.seed,
         "matches": False,
-        "settings": {"expert": {"pool": 0}},
+        "settings": SETTINGS,
         "bots": bot_fields(entrants),
         "seer": True,
     }
