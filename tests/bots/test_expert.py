@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from hearts.bots import expert as expert_module
-from hearts.bots import moon, policy
+from hearts.bots import moon, playmodel, policy
 from hearts.bots.base import Decision
 from hearts.bots.equivalence import distinct_cards, distinct_in_deal
 from hearts.bots.expert import ExpertBot, MatchScorer
@@ -873,3 +873,71 @@ def test_the_moon_alert_applies_only_where_an_opponent_is_played_as_shooting() -
     # Shooting ourselves too, we have nothing to stop.
     assert ours.alert_seats([shoot, shoot, avoid, avoid], 0) == 0
     assert everyone.alert_seats(opponent_shoots, 0) == 0b1101
+
+
+def random_state(rng: random.Random, tricks: int) -> HandState:
+    """A random deal played by the policy for ``tricks`` tricks and one card more."""
+    cards = list(range(52))
+    rng.shuffle(cards)
+    hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+    state = HandState(STANDARD, hands)
+    for _ in range(4 * tricks + 1):
+        state.play(policy.choose(state, state.legal_mask(), policy.AVOID))
+    return state
+
+
+def test_drawn_replies_play_the_opponents_cards_up_to_our_next_turn() -> None:
+    rng = random.Random(8)
+    finisher = Finisher(model=playmodel.shipped(), drawn=3)
+    spreads = 0
+    for _ in range(40):
+        start = random_state(rng, rng.randrange(6))
+        seat = (start.turn - 1) % 4  # we have just played the trick's first card
+        replies = set()
+        for u in (0.01, 0.5, 0.99):
+            state = start.copy()
+            modes = finisher.draw_replies(state, [policy.AVOID] * 4, seat, [u] * 3)
+            assert modes == [policy.AVOID] * 4
+            assert state.hands[seat] == start.hands[seat]  # our cards are never drawn
+            assert state.turn == seat or state.tricks_played > start.tricks_played
+            replies.add(tuple(state.trick) if state.turn == seat else state.played_mask)
+        spreads += len(replies) > 1
+        # With nothing to draw, or no model, the policy is left to play every card.
+        for idle in (Finisher(model=playmodel.shipped()), Finisher(drawn=3)):
+            state = start.copy()
+            assert idle.draw_replies(state, [policy.AVOID] * 4, seat, [0.5] * 3) == [0] * 4
+            assert state.played_mask == start.played_mask
+    assert spreads > 10  # different draws give different replies
+
+
+def test_a_shooter_replies_by_the_policy_and_gives_up_a_lost_moon() -> None:
+    rng = random.Random(9)
+    finisher = Finisher(model=playmodel.shipped(), drawn=3)
+    lost = kept = 0
+    for _ in range(60):
+        start = random_state(rng, rng.randrange(3, 9))
+        seat = (start.turn - 1) % 4
+        shooter = start.turn
+        modes = [policy.AVOID] * 4
+        modes[shooter] = policy.SHOOT
+        expected = policy.choose(start, start.legal_mask(), policy.SHOOT)
+        for u in (0.01, 0.99):
+            state = start.copy()
+            after = finisher.draw_replies(state, modes, seat, [u] * 3)
+            assert modes[shooter] == policy.SHOOT  # the caller's modes are left alone
+            assert (start.hands[shooter] & ~state.hands[shooter]) >> expected & 1
+            penalty = state.forbidden_first
+            others = any(state.taken[s] & penalty for s in range(4) if s != shooter)
+            assert after[shooter] == (policy.AVOID if others else policy.SHOOT)
+            lost += others
+            kept += not others
+    assert lost and kept
+
+
+def test_with_model_replies_some_plays_change() -> None:
+    changed = 0
+    for view in itertools.islice(south_decisions(searchable), 12):
+        plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
+        drawn = ExpertBot(samples=12, pool=0, model_replies=3).decide(view, random.Random(2))
+        changed += plain != drawn
+    assert changed > 0

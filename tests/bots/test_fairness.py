@@ -49,6 +49,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "moon_lookahead": 2,
         "shoot_lookahead": 2,
         "replies": True,
+        "model_replies": 3,
         "endgame": 3,
         "lead_noise": 0.9,
         "discard_noise": 0.8,

@@ -166,3 +166,18 @@ def test_the_expert_weighs_deals_by_the_model(floor: float) -> None:
             assert weight == pytest.approx(model_likelihood(view, world, floor), rel=1e-9)
             compared += weight < 1.0
     assert compared > 100
+
+
+def test_a_card_is_drawn_with_the_models_chances() -> None:
+    model = playmodel.shipped()
+    memo: dict[tuple[int, ...], float] = {}
+    for state, legal, threat, _ in decisions(4):
+        chances = model.chances(state, legal, threat)
+        cumulative = 0.0
+        for card, chance in sorted(chances.items()):
+            # Any u inside a card's share of [0, 1) draws that card, with or without a memo.
+            for u in (cumulative + chance * 0.01, cumulative + chance * 0.99):
+                assert model.draw(state, legal, threat, u) == card
+                assert model.draw(state, legal, threat, u, memo) == card
+            cumulative += chance
+    assert memo  # the scores were kept for the next deal at the same position

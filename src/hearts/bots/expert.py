@@ -209,6 +209,12 @@ class ExpertBot(Bot):
     leaves it best off in that deal (its points less the others' average; a moon counts); False:
     the policy plays the opponents' cards.  It costs about one more playout per card each
     opponent could play; the pass is not affected."""
+    model_replies: int = 0
+    """In each deal's playouts of a play decision, up to this many of the opponents' next cards
+    with a choice (those before our own next card) are drawn from the learned play model's
+    chances (:mod:`hearts.bots.playmodel`) instead of played by the policy, the random draws
+    the same for every card scored in the deal: a deal's finish then meets the spread of
+    plays a strong player makes, not one rule's card; 0: the policy plays them."""
     moon_alert: int = 0
     """In the playouts of a deal where an opponent is played as shooting the moon, 1: our own
     later cards (the policy's) try to stop it from the shooter's first point, as we would
@@ -258,6 +264,7 @@ class ExpertBot(Bot):
         solving = view.hand.mask.bit_count() <= self.endgame
         replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
         evidence = self.evidence(view, first)
+        memo: dict[tuple[int, ...], float] = {}  # the play model's scores, by position
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():
@@ -322,6 +329,7 @@ class ExpertBot(Bot):
                     if shooting >> other & 1:
                         modes[other] = policy.SHOOT
                 chaos = rng.getrandbits(32) if self.playout_noise > 0 else 0
+                draws = [rng.random() for _ in range(self.model_replies)]
                 depth = self.lookahead
                 if self.moon_lookahead > depth and any(
                     modes[other] == policy.SHOOT for other in range(4) if other != seat
@@ -338,12 +346,15 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
+                        playing = self.finisher.draw_replies(state, modes, seat, draws, memo)
                         if self.consistent and my_mode == policy.AVOID and not mode_depth | replies:
-                            costs.append(self.finisher.fork(state, modes, seat, chaos, scorer.cost))
+                            costs.append(
+                                self.finisher.fork(state, playing, seat, chaos, scorer.cost)
+                            )
                             continue
                         costs.append(
                             self.finisher.finish(
-                                state, modes, seat, chaos, scorer.cost, mode_depth, replies
+                                state, playing, seat, chaos, scorer.cost, mode_depth, replies
                             )[0]
                         )
                     row.append(costs)
@@ -358,7 +369,14 @@ class ExpertBot(Bot):
     @functools.cached_property
     def finisher(self) -> Finisher:
         """How the seats play on in this Expert's playouts."""
-        return Finisher(self.give_up, self.seize, self.playout_noise, self.moon_alert)
+        return Finisher(
+            self.give_up,
+            self.seize,
+            self.playout_noise,
+            self.moon_alert,
+            playmodel.shipped() if self.model_replies else None,
+            self.model_replies,
+        )
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""

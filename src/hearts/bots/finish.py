@@ -19,6 +19,7 @@ from typing import cast
 
 from hearts.bots import policy
 from hearts.bots.equivalence import distinct_in_deal
+from hearts.bots.playmodel import PlayModel
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -39,6 +40,48 @@ class Finisher:
     """Where an opponent is played as shooting the moon: 1, our seat tries to stop it from
     the shooter's first point; 2, every seat avoiding points does; 0, they wait for 10
     points, as anywhere else (:func:`hearts.bots.policy.moon_threat`)."""
+
+    model: PlayModel | None = None
+    """With ``drawn``: the model whose chances the opponents' next cards are drawn with."""
+    drawn: int = 0
+    """How many of the opponents' next cards with a choice, before our own next one, are drawn
+    from ``model``'s chances (:meth:`draw_replies`) instead of played by the policy."""
+
+    def draw_replies(
+        self,
+        state: HandState,
+        modes: Sequence[int],
+        seat: int,
+        draws: Sequence[float],
+        memo: dict[tuple[int, ...], float] | None = None,
+    ) -> list[int]:
+        """Play the opponents' next cards in ``state`` up to our own next turn: each card with a
+        choice of a seat avoiding points drawn from the model's chances by the next of the
+        uniform numbers ``draws`` (at most ``drawn`` of them), a forced card played, a
+        shooter's card the policy's.  Where the draws run out, the policy takes over as usual
+        (:meth:`playout`).  The seats' modes to play on in come back: with ``give_up``, a
+        shooter whose moon those cards ended avoids points from then on."""
+        model = self.model
+        current = list(modes)
+        if model is None or not self.drawn:
+            return current
+        used = 0
+        while state.tricks_played < 13 and state.turn != seat:
+            legal = state.legal_mask()
+            turn = state.turn
+            if not legal & (legal - 1):
+                card = legal.bit_length() - 1
+            elif used >= self.drawn or used >= len(draws):
+                break
+            elif current[turn] == policy.SHOOT:
+                card = policy.choose(state, legal, policy.SHOOT)
+            else:
+                threat = self.threat(state, current, seat)
+                card = model.draw(state, legal, threat, draws[used], memo)
+                used += 1
+            if state.play(card) >= 0 and self.give_up:
+                policy.give_up_moons(state, current)
+        return current
 
     def playout(
         self,

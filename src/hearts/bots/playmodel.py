@@ -308,6 +308,56 @@ class PlayModel:
         total = sum(e for _, e in exps)
         return {card: e / total for card, e in exps}
 
+    def draw(
+        self,
+        state: HandState,
+        legal: int,
+        threat: int,
+        u: float,
+        memo: dict[tuple[int, ...], float] | None = None,
+    ) -> int:
+        """A card of the mask ``legal`` for the seat to play, drawn with the model's chances by
+        the uniform number ``u`` (in [0, 1)): the same ``u`` draws the same card from the same
+        chances.  With ``memo``, each card's score without the policy's feature is kept there
+        under what it depends on (the cards played, the seat to play, the trick by seat, the
+        threat, the player's own cards of its suit and the queen), so deals that share a
+        position score it once."""
+        weights = self.weights
+        expected = policy.choose(state, legal, policy.AVOID, threat)
+        bonus = weights[_kind(state, expected) + _POLICY + _CHOICE_BUCKET[legal.bit_count()]]
+        hand = state.hands[state.turn]
+        queen = hand & QS_BIT
+        scored: list[tuple[int, float]] = []
+        cards = legal
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            card = low.bit_length() - 1
+            if memo is None:
+                score = self._base_score(state, card, threat, 0)
+            else:
+                key = (
+                    state.played_mask,
+                    state.turn,
+                    *state.trick,
+                    threat,
+                    card,
+                    hand & SUIT_MASK[card // 13] | queen,
+                )
+                known = memo.get(key)
+                if known is None:
+                    known = memo[key] = self._base_score(state, card, threat, 0)
+                score = known
+            scored.append((card, score + bonus if card == expected else score))
+        top = max(score for _, score in scored)
+        exps = [(card, math.exp(score - top)) for card, score in scored]
+        point = u * sum(e for _, e in exps)
+        for card, e in exps:
+            point -= e
+            if point < 0:
+                return card
+        return exps[-1][0]
+
     @classmethod
     def from_json(cls, text: str) -> PlayModel:
         data = json.loads(text)

@@ -258,11 +258,11 @@ def playout(
                 current[threat] = SHOOT
                 shooting = give_up
             if shooting:
-                shooting = _give_up(state, current)
+                shooting = give_up_moons(state, current)
     return None
 
 
-def _give_up(state: HandState, modes: list[int]) -> bool:
+def give_up_moons(state: HandState, modes: list[int]) -> bool:
     """Put each shooter back to avoiding points once another seat has won a penalty card;
     True while some seat is still shooting."""
     penalty = state.forbidden_first
