@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from hearts import arena
-from hearts.arena import ArenaResult, make_entrants, run_arena
+from hearts.arena import ArenaResult, make_entrants, parse_settings, run_arena
 from hearts.bots import expert
 from hearts.bots.knowledge import Knowledge
 from hearts.match import Match
@@ -106,9 +106,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--control", help="a saved run of the Expert on the same seed and hands")
     parser.add_argument("--save", help="write the seer's run here, as hearts arena --save would")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one more of the seer's Expert settings, e.g. model_replies=3 (repeatable)",
+    )
     args = parser.parse_args()
+    extra = parse_settings(f"expert.{item}" for item in args.set).get("expert", {})
+    settings = {"expert": {**SETTINGS["expert"], **extra}}
     see()
-    entrants = make_entrants(SEATS, SETTINGS)
+    entrants = make_entrants(SEATS, settings)
     started = time.process_time()
     result = run_arena(entrants, hands=args.hands, seed=args.seed, workers=1)
     cpu = time.process_time() - started
@@ -119,7 +128,7 @@ def main() -> None:
         "hands": args.hands,
         "seed": args.seed,
         "matches": False,
-        "settings": SETTINGS,
+        "settings": settings,
         "bots": bot_fields(entrants),
         "seer": True,
     }
