@@ -265,6 +265,16 @@ def test_search_prefers_the_first_candidate_within_the_tie_margin() -> None:
     assert search.settled(2.0) and search.active() == [1]
 
 
+def test_a_wider_tie_margin_keeps_the_first_candidate_over_a_small_gain() -> None:
+    for margin, best in ((0.05, 1), (0.5, 1), (1.5, 0)):
+        search = Search(2, 1, margin)
+        for cost in (1.0, 3.0):
+            search.add([0, 1], 1.0, [[cost], [cost - 1.0]])  # a point cheaper on every deal
+        assert search.best() == best
+        # Only a candidate worse by more than the margin can be dropped.
+        assert search.settled(2.0) == (best == 1)
+
+
 def count_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter (in a one-item list) of the deals the Expert asks the sampler for."""
     calls = [0]

@@ -64,7 +64,7 @@ from hearts.bots.equivalence import distinct_cards
 from hearts.bots.finish import Finisher, Fork, consistent_rows
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.bots.likelihood import Evidence
-from hearts.bots.search import Search, Weighed, resample
+from hearts.bots.search import TIE_MARGIN, Search, Weighed, resample
 from hearts.cards import ALL_CARDS_MASK, Card
 from hearts.deal import Holdings
 from hearts.hand import HandState
@@ -215,6 +215,10 @@ class ExpertBot(Bot):
     chances (:mod:`hearts.bots.playmodel`) instead of played by the policy, the random draws
     the same for every card scored in the deal: a deal's finish then meets the spread of
     plays a strong player makes, not one rule's card; 0: the policy plays them."""
+    tie_margin: float = TIE_MARGIN
+    """For a play, how many points a card must cost less than the policy's card (or than the
+    best of the cards listed before it) to be chosen instead: the rule of thumb's card is the
+    safer of near-equals, the playouts being only a model of how the hand goes on."""
     moon_alert: int = 0
     """In the playouts of a deal where an opponent is played as shooting the moon, 1: our own
     later cards (the policy's) try to stop it from the shooter's first point, as we would
@@ -260,7 +264,7 @@ class ExpertBot(Bot):
         my_modes = [policy.AVOID]
         if moon.may_shoot(view):
             my_modes.append(policy.SHOOT)
-        search = Search(len(cards), len(my_modes))
+        search = Search(len(cards), len(my_modes), self.tie_margin)
         solving = view.hand.mask.bit_count() <= self.endgame
         replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
         evidence = self.evidence(view, first)

@@ -38,10 +38,11 @@ class Search:
 
     Each candidate has one cost per mode of our own play (avoiding points,
     shooting); a candidate's cost is its best mode's weighted average.  The
-    candidates listed first win ties (within :data:`TIE_MARGIN` points).
+    candidates listed first win ties (within ``margin`` points, :data:`TIE_MARGIN` unless told).
     """
 
-    def __init__(self, candidates: int, modes: int) -> None:
+    def __init__(self, candidates: int, modes: int, margin: float = TIE_MARGIN) -> None:
+        self.margin = margin
         self.sums = [[0.0] * modes for _ in range(candidates)]
         self.weight = [0.0] * candidates
         self.rows: list[tuple[list[int], float, list[list[float]]]] = []
@@ -78,7 +79,7 @@ class Search:
         best, best_cost = self.live[0], math.inf
         for c in self.live:
             cost, _ = self.cost(c)
-            if cost < best_cost - TIE_MARGIN:
+            if cost < best_cost - self.margin:
                 best, best_cost = c, cost
         return best
 
@@ -115,7 +116,7 @@ class Search:
             mean = total / weights
             squares = sum(w * w * (d - mean) ** 2 for w, d in diffs)
             error = math.sqrt(squares) / weights
-            if mean - TIE_MARGIN < close * error:
+            if mean - self.margin < close * error:
                 keep.append(c)
         self.live = sorted(keep)
         return len(self.live) == 1
