@@ -716,15 +716,21 @@ def test_cards_equivalent_in_a_deal_are_tried_once() -> None:
         assert [card_text(card) for card in cards] == tried  # the preferred card first
 
 
+def random_hands(rng: random.Random) -> tuple[int, int, int, int]:
+    """The 52 cards dealt at random, thirteen to each seat, as masks."""
+    cards = list(range(52))
+    rng.shuffle(cards)
+    hands = [sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4)]
+    return hands[0], hands[1], hands[2], hands[3]
+
+
 def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
     rng = random.Random(4)
     bot = ExpertBot(lookahead=1)
     scorer = MatchScorer.for_view(Match(seed=1).view(0))
     better = 0
     for _ in range(40):
-        cards = list(range(52))
-        rng.shuffle(cards)
-        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        hands = random_hands(rng)
         seat = rng.randrange(4)
         for depth in (0, 1, 2):
             state = HandState(STANDARD, hands)
@@ -753,9 +759,7 @@ def test_an_opponent_replying_never_ends_a_deal_worse_off_than_by_the_policy() -
     bot = ExpertBot(replies=True)
     better = 0
     for _ in range(60):
-        cards = list(range(52))
-        rng.shuffle(cards)
-        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        hands = random_hands(rng)
         seat = rng.randrange(4)
         opponent = (seat + rng.randrange(1, 4)) % 4
         finishes: list[list[int]] = []
@@ -887,10 +891,7 @@ def test_the_moon_alert_applies_only_where_an_opponent_is_played_as_shooting() -
 
 def random_state(rng: random.Random, tricks: int) -> HandState:
     """A random deal played by the policy for ``tricks`` tricks and one card more."""
-    cards = list(range(52))
-    rng.shuffle(cards)
-    hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
-    state = HandState(STANDARD, hands)
+    state = HandState(STANDARD, random_hands(rng))
     for _ in range(4 * tricks + 1):
         state.play(policy.choose(state, state.legal_mask(), policy.AVOID))
     return state

@@ -170,7 +170,7 @@ def test_the_expert_weighs_deals_by_the_model(floor: float) -> None:
 
 def test_a_card_is_drawn_with_the_models_chances() -> None:
     model = playmodel.shipped()
-    memo: dict[tuple[int, ...], float] = {}
+    memo: playmodel.Memo = {}
     for state, legal, threat, _ in decisions(4):
         chances = model.chances(state, legal, threat)
         cumulative = 0.0

@@ -268,7 +268,7 @@ class ExpertBot(Bot):
         solving = view.hand.mask.bit_count() <= self.endgame
         replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
         evidence = self.evidence(view, first)
-        memo: dict[tuple[int, ...], float] = {}  # the play model's scores, by position
+        memo: playmodel.Memo = {}  # the play model's scores, by position
         pending: list[int] | None = first
         done = 0
         for round_number in itertools.count():

@@ -17,9 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from hearts.bots import policy
+from hearts.bots import playmodel, policy
 from hearts.bots.equivalence import distinct_in_deal
-from hearts.bots.playmodel import PlayModel
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -41,7 +40,7 @@ class Finisher:
     the shooter's first point; 2, every seat avoiding points does; 0, they wait for 10
     points, as anywhere else (:func:`hearts.bots.policy.moon_threat`)."""
 
-    model: PlayModel | None = None
+    model: playmodel.PlayModel | None = None
     """With ``drawn``: the model whose chances the opponents' next cards are drawn with."""
     drawn: int = 0
     """How many of the opponents' next cards with a choice, before our own next one, are drawn
@@ -53,7 +52,7 @@ class Finisher:
         modes: Sequence[int],
         seat: int,
         draws: Sequence[float],
-        memo: dict[tuple[int, ...], float] | None = None,
+        memo: playmodel.Memo | None = None,
     ) -> list[int]:
         """Play the opponents' next cards in ``state`` up to our own next turn: each card with a
         choice of a seat avoiding points drawn from the model's chances by the next of the

@@ -54,7 +54,7 @@ class Evidence:
     ``4 * seat + suit``, as :func:`hearts.bots.playmodel.features` takes them)."""
     cache: dict[tuple[int, int], float] = field(default_factory=dict, compare=False)
     """Chances of plays already worked out, by (play, the player's cards that decide it)."""
-    card_scores: dict[tuple[int, int, int], float] = field(default_factory=dict, compare=False)
+    card_scores: playmodel.Memo = field(default_factory=dict, compare=False)
     """The learned model's scores of cards already worked out (see
     :meth:`hearts.bots.playmodel.PlayModel.scores`)."""
     shoot_prior: float = 0.0

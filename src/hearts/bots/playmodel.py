@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Final
@@ -121,6 +122,11 @@ _WINS: Final = INDEX["follow:wins"]
 _DISCARD_TRICK_POINTS: Final = INDEX["discard:trick_points"]
 _SPADES_MASK: Final = SUIT_MASK[SPADES]
 _HONOURS: Final = (1 << (QUEEN_OF_SPADES + 1)) | (1 << (QUEEN_OF_SPADES + 2))
+
+
+Memo = dict[tuple[Hashable, int, int], float]
+"""Cards' scores without the policy's feature, by position, card and the player's own cards of
+its suit and the queen (:meth:`PlayModel.scores`)."""
 
 
 def features(
@@ -253,8 +259,8 @@ class PlayModel:
         legal: int,
         threat: int,
         voids: int = 0,
-        memo: dict[tuple[int, int, int], float] | None = None,
-        index: int = 0,
+        memo: Memo | None = None,
+        index: Hashable = 0,
     ) -> list[tuple[int, float]]:
         """(card, score) for every card of the mask ``legal``, lowest card first (``voids``: see
         :func:`features`).
@@ -263,7 +269,8 @@ class PlayModel:
         cards of its suit and the queen of spades alone, the rest of the state being given:
         with ``memo``, that part of each card's score is kept there under (``index``, card,
         those cards), so a caller scoring the same play in many deals (the Expert's
-        likelihood, the play's number as ``index``) works each out once.
+        likelihood, the play's number as ``index``; :meth:`draw`, the position) works each
+        out once.
         """
         weights = self.weights
         expected = policy.choose(state, legal, policy.AVOID, threat)
@@ -298,8 +305,8 @@ class PlayModel:
         legal: int,
         threat: int,
         voids: int = 0,
-        memo: dict[tuple[int, int, int], float] | None = None,
-        index: int = 0,
+        memo: Memo | None = None,
+        index: Hashable = 0,
     ) -> dict[int, float]:
         """The model's chance of each legal card (``memo``, ``index``: see :meth:`scores`)."""
         scored = self.scores(state, legal, threat, voids, memo, index)
@@ -314,41 +321,15 @@ class PlayModel:
         legal: int,
         threat: int,
         u: float,
-        memo: dict[tuple[int, ...], float] | None = None,
+        memo: Memo | None = None,
     ) -> int:
         """A card of the mask ``legal`` for the seat to play, drawn with the model's chances by
         the uniform number ``u`` (in [0, 1)): the same ``u`` draws the same card from the same
-        chances.  With ``memo``, each card's score without the policy's feature is kept there
-        under what it depends on (the cards played, the seat to play, the trick by seat, the
-        threat, the player's own cards of its suit and the queen), so deals that share a
+        chances.  With ``memo`` (see :meth:`scores`), the position is told by the cards
+        played, the seat to play, the trick by seat and the threat, so deals that share a
         position score it once."""
-        weights = self.weights
-        expected = policy.choose(state, legal, policy.AVOID, threat)
-        bonus = weights[_kind(state, expected) + _POLICY + _CHOICE_BUCKET[legal.bit_count()]]
-        hand = state.hands[state.turn]
-        queen = hand & QS_BIT
-        scored: list[tuple[int, float]] = []
-        cards = legal
-        while cards:
-            low = cards & -cards
-            cards ^= low
-            card = low.bit_length() - 1
-            if memo is None:
-                score = self._base_score(state, card, threat, 0)
-            else:
-                key = (
-                    state.played_mask,
-                    state.turn,
-                    *state.trick,
-                    threat,
-                    card,
-                    hand & SUIT_MASK[card // 13] | queen,
-                )
-                known = memo.get(key)
-                if known is None:
-                    known = memo[key] = self._base_score(state, card, threat, 0)
-                score = known
-            scored.append((card, score + bonus if card == expected else score))
+        position = (state.played_mask, state.turn, *state.trick, threat)
+        scored = self.scores(state, legal, threat, 0, memo, position)
         top = max(score for _, score in scored)
         exps = [(card, math.exp(score - top)) for card, score in scored]
         point = u * sum(e for _, e in exps)
