@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -745,12 +746,16 @@ def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
     assert better > 10  # our own choices, made in the deal, often save points
 
 
-def test_with_the_lookahead_some_plays_change() -> None:
+@pytest.mark.parametrize(
+    "setting", [{"lookahead": 1}, {"replies": True}, {"model_replies": 3}], ids=str
+)
+def test_with_a_searched_or_drawn_reply_some_plays_change(setting: dict[str, Any]) -> None:
+    base = ExpertBot(samples=12, pool=0)
+    changed_bot = dataclasses.replace(base, **setting)
     changed = 0
     for view in itertools.islice(south_decisions(searchable), 12):
-        plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
-        deeper = ExpertBot(samples=12, pool=0, lookahead=1).decide(view, random.Random(2))
-        changed += plain != deeper
+        plain = base.decide(view, random.Random(2))
+        changed += changed_bot.decide(view, random.Random(2)) != plain
     assert changed > 0
 
 
@@ -776,15 +781,6 @@ def test_an_opponent_replying_never_ends_a_deal_worse_off_than_by_the_policy() -
         assert replied <= plain  # the policy's card is among those the opponent tries
         better += replied < plain
     assert better > 5  # choosing in the deal often saves the opponent points
-
-
-def test_with_replies_some_plays_change() -> None:
-    changed = 0
-    for view in itertools.islice(south_decisions(searchable), 12):
-        plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
-        replied = ExpertBot(samples=12, pool=0, replies=True).decide(view, random.Random(2))
-        changed += plain != replied
-    assert changed > 0
 
 
 def test_the_moon_lookahead_searches_only_the_deals_of_a_suspected_moon() -> None:
@@ -943,12 +939,3 @@ def test_a_shooter_replies_by_the_policy_and_gives_up_a_lost_moon() -> None:
             lost += others
             kept += not others
     assert lost and kept
-
-
-def test_with_model_replies_some_plays_change() -> None:
-    changed = 0
-    for view in itertools.islice(south_decisions(searchable), 12):
-        plain = ExpertBot(samples=12, pool=0).decide(view, random.Random(2))
-        drawn = ExpertBot(samples=12, pool=0, model_replies=3).decide(view, random.Random(2))
-        changed += plain != drawn
-    assert changed > 0
