@@ -350,7 +350,11 @@ class ExpertBot(Bot):
                         state.hands = world[:]
                         state.play(cards[c])
                         modes[seat] = my_mode
-                        playing = self.finisher.draw_replies(state, modes, seat, draws, memo)
+                        playing = (
+                            self.finisher.draw_replies(state, modes, seat, draws, memo)
+                            if draws
+                            else modes
+                        )
                         if self.consistent and my_mode == policy.AVOID and not mode_depth | replies:
                             costs.append(
                                 self.finisher.fork(state, playing, seat, chaos, scorer.cost)
