@@ -83,8 +83,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--sharp", action="store_true", help="test policy.choose_sharp instead of policy.choose"
+    )
     args = parser.parse_args()
-    current = (policy.choose, policy.heuristic_pass)
+    current = (policy.choose_sharp if args.sharp else policy.choose, policy.heuristic_pass)
     frozen = (november.choose, november.heuristic_pass)
     for name, tested, others in [
         ("policy vs 3 November policies", current, frozen),

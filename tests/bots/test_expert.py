@@ -747,7 +747,9 @@ def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
 
 
 @pytest.mark.parametrize(
-    "setting", [{"lookahead": 1}, {"replies": True}, {"model_replies": 3}], ids=str
+    "setting",
+    [{"lookahead": 1}, {"replies": True}, {"model_replies": 3}, {"sharp": True}],
+    ids=str,
 )
 def test_with_a_searched_or_drawn_reply_some_plays_change(setting: dict[str, Any]) -> None:
     base = ExpertBot(samples=12, pool=0)

@@ -50,6 +50,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "shoot_lookahead": 2,
         "replies": True,
         "model_replies": 3,
+        "sharp": True,
         "endgame": 3,
         "lead_noise": 0.9,
         "discard_noise": 0.8,

@@ -197,3 +197,72 @@ def test_an_alert_seat_takes_a_trick_from_a_shooter_with_only_one_point() -> Non
         north[alert] = card_text(state.trick[2])
     # Waiting for 10 points, North ducks; alert, it takes the trick from the shooter.
     assert north == {0: "4D", 1 << 2: "AD"}
+
+
+def sharp_card(hands: tuple[int, int, int, int], plays: str) -> str:
+    state = HandState.replayed(STANDARD, hands, cs(plays))
+    legal = state.legal_mask()
+    return card_text(policy.choose_sharp(state, legal, policy.AVOID, policy.moon_threat(state)))
+
+
+def test_the_sharp_policy_leads_a_low_heart_when_few_hearts_are_lower() -> None:
+    def deal(south_heart: str, north_heart: str) -> tuple[int, int, int, int]:
+        return make_deal(
+            f"2C AC KC 5C 6C 7C 4D 9S TS JS AS {south_heart} TH",
+            "3C AD KD QD JD TD 9D 8D 7D 6D 5D 3D 2D",
+            f"4C QS AH 2H 3H {north_heart} 6H 7H 8H 9H JH QH KH",
+            "9C TC JC QC 8C 2S 3S 4S 5S 6S 7S 8S KS",
+        )
+
+    # South wins the second trick with hearts broken by North's ace. Only the two and
+    # three of hearts are lower than its four: a heart lead goes under someone else's.
+    plays = "2C 3C 4C 9C TC AC AD AH"
+    assert sharp_card(deal("4H", "5H"), plays) == "4H"
+    assert policy_card(deal("4H", "5H"), plays) == "4D"
+    # With three hearts out below its lowest, it leads as the policy does.
+    assert sharp_card(deal("5H", "4H"), plays) == "4D"
+
+
+def test_the_sharp_policy_takes_a_clean_trick_last_with_its_highest_card() -> None:
+    deal = make_deal("2C", "9C", "4C", "5C 8C KC", voids={3: "C"})
+    assert sharp_card(deal, "2C 9C 4C") == "KC"
+    assert policy_card(deal, "2C 9C 4C") == "8C"
+    # Under the king of spades it still drops the queen, and never wins with her.
+    deal = make_deal("2C QS AS", "AC KS", "3C 3S", "4C 4S")
+    assert sharp_card(deal, "2C AC 3C 4C KS 3S 4S") == "QS"
+    deal = make_deal("2C QS AS", "AC 8S", "3C 3S", "4C 4S")
+    assert sharp_card(deal, "2C AC 3C 4C 8S 3S 4S") == "AS"
+
+
+def test_the_sharp_policy_empties_a_suit_when_it_has_nothing_dangerous_to_throw() -> None:
+    deal = make_deal(
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2S 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+        "QS AD 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH",
+        "KH AH 3S 4S 5S 6S 7S 8S 9S TS JS KS AS",
+    )
+    # West has no club and no heart: its lone spade goes, making a void.
+    assert sharp_card(deal, "2C") == "2S"
+    assert policy_card(deal, "2C") == "KD"
+
+
+def test_a_playout_plays_only_the_sharp_seat_by_the_sharp_policy() -> None:
+    rng = random.Random(8)
+    differ = 0
+    for _ in range(40):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << card for card in deck[13 * s : 13 * s + 13]) for s in range(4)]
+        seat = rng.randrange(4)
+        played = HandState(STANDARD, hands)
+        policy.playout(played, (policy.AVOID,) * 4, sharp=seat)
+        # The same hand card by card: our seat by the sharp rules, the others by the policy.
+        state = HandState(STANDARD, hands)
+        while state.tricks_played < 13:
+            choose = policy.choose_sharp if state.turn == seat else policy.choose
+            state.play(choose(state, state.legal_mask(), policy.AVOID, policy.moon_threat(state)))
+        assert played.taken == state.taken
+        plain = HandState(STANDARD, hands)
+        policy.playout(plain, (policy.AVOID,) * 4)
+        differ += plain.taken != state.taken
+    assert differ > 5

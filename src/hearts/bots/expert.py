@@ -224,6 +224,12 @@ class ExpertBot(Bot):
     later cards (the policy's) try to stop it from the shooter's first point, as we would
     knowing it, where the policy waits for 10 points; 2: every seat avoiding points does;
     0: none does."""
+    sharp: bool = False
+    """In the playouts (of plays and passes), our own seat plays by
+    :func:`~hearts.bots.policy.choose_sharp`, a policy that takes about a point per hand
+    fewer than :func:`~hearts.bots.policy.choose`, which still plays the opponents (it models
+    how they play better); the policy's card a play's search prefers is the sharper one's too.
+    False: every seat plays by :func:`~hearts.bots.policy.choose`."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -253,8 +259,8 @@ class ExpertBot(Bot):
         # card is clearly better: many cards tie in the playouts (the policy
         # would shed the queen later anyway), and the rule of thumb is the
         # safer of equals.
-        preferred = policy.choose(
-            template, view.legal.mask, policy.AVOID, policy.moon_threat(template)
+        preferred = self.finisher.choose(
+            template, view.legal.mask, policy.AVOID, policy.moon_threat(template), seat
         )
         cards = distinct_cards(view, preferred)
         if len(cards) == 1:
@@ -378,12 +384,13 @@ class ExpertBot(Bot):
     def finisher(self) -> Finisher:
         """How the seats play on in this Expert's playouts."""
         return Finisher(
-            self.give_up,
-            self.seize,
-            self.playout_noise,
-            self.moon_alert,
-            playmodel.shipped() if self.model_replies else None,
-            self.model_replies,
+            give_up=self.give_up,
+            seize=self.seize,
+            noise=self.playout_noise,
+            alert=self.moon_alert,
+            sharp=self.sharp,
+            model=playmodel.shipped() if self.model_replies else None,
+            drawn=self.model_replies,
         )
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:

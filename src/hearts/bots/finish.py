@@ -40,6 +40,11 @@ class Finisher:
     the shooter's first point; 2, every seat avoiding points does; 0, they wait for 10
     points, as anywhere else (:func:`hearts.bots.policy.moon_threat`)."""
 
+    sharp: bool = False
+    """Our own seat plays by :func:`hearts.bots.policy.choose_sharp` (the others by
+    :func:`hearts.bots.policy.choose`): in the playouts we play our later cards better than the
+    rule of thumb the opponents are modelled by, as the Expert does."""
+
     model: playmodel.PlayModel | None = None
     """With ``drawn``: the model whose chances the opponents' next cards are drawn with."""
     drawn: int = 0
@@ -108,7 +113,14 @@ class Finisher:
             pause,
             first,
             alert,
+            seat if self.sharp else -1,
         )
+
+    def choose(self, state: HandState, legal: int, mode: int, threat: int, seat: int) -> int:
+        """The policy's card for the seat to play in ``state``, ``seat`` being ours."""
+        if self.sharp and state.turn == seat:
+            return policy.choose_sharp(state, legal, mode, threat)
+        return policy.choose(state, legal, mode, threat)
 
     def alert_seats(self, modes: Sequence[int], seat: int) -> int:
         """The seats (a mask) that try to stop a shooter from its first point in a playout
@@ -142,7 +154,7 @@ class Finisher:
         if paused is None:
             return cost(state.taken)
         legal = state.legal_mask()
-        preferred = policy.choose(state, legal, paused[seat], self.threat(state, paused, seat))
+        preferred = self.choose(state, legal, paused[seat], self.threat(state, paused, seat), seat)
         # One card of each group of equivalent cards, always the lowest: the same cards in
         # every deal that looks the same to us then; the policy's card's group first.
         cards = distinct_in_deal(state, legal, -1)
@@ -179,7 +191,7 @@ class Finisher:
             return cost(state.taken), state.taken
         turn = state.turn
         legal = state.legal_mask()
-        preferred = policy.choose(state, legal, paused[turn], self.threat(state, paused, seat))
+        preferred = self.choose(state, legal, paused[turn], self.threat(state, paused, seat), seat)
         cards = distinct_in_deal(state, legal, preferred)
         if turn == seat:
             return min(

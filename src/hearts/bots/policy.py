@@ -106,6 +106,52 @@ def choose(state: HandState, legal: int, mode: int, threat: int = -1) -> int:
     return _discard(state, legal)
 
 
+def choose_sharp(state: HandState, legal: int, mode: int, threat: int = -1) -> int:
+    """:func:`choose` with three rules more, each of which takes fewer points in play against
+    :func:`choose` (``benchmarks/policy_duel.py --sharp``): lead the lowest heart when at most two
+    unplayed hearts we do not hold are lower; last to a trick without points, take it with the
+    highest card (dropping the queen of spades under the ace or king first); when we cannot
+    follow and may throw no heart, make a void (throw a singleton) before the highest card.
+    The Expert's playouts can play its own seat by it (``sharp``)."""
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    if mode == SHOOT:
+        return _shoot(state, legal)
+    led = state.led_mask
+    hand = state.hands[state.turn]
+    if not led:
+        hearts = legal & HEARTS_MASK
+        if hearts and not legal & TWO_OF_CLUBS_BIT:
+            low = hearts & -hearts
+            lower = HEARTS_MASK & (low - 1) & ~hand & ~state.played_mask
+            if lower.bit_count() <= 2:
+                return low.bit_length() - 1
+        return _lead(state, legal, hand)
+    follow = legal & led
+    if threat >= 0 and threat != state.turn:
+        return _stop_moon(state, legal, follow, threat)
+    if follow:
+        if state.trick_count == 3 and not state.trick_mask & (HEARTS_MASK | QS_BIT):
+            if follow & QS_BIT and state.best_card > QUEEN_OF_SPADES:
+                return QUEEN_OF_SPADES
+            safe = follow & ~QS_BIT
+            if safe:
+                return safe.bit_length() - 1
+        return _follow(state, follow, led)
+    if not legal & (QS_BIT | HEARTS_MASK) and (
+        state.played_mask & QS_BIT or not legal & HIGH_SPADES
+    ):
+        # Nothing dangerous to throw: empty a suit, so that later we can throw when it is led.
+        singles = 0
+        for _, suit_mask in _SUITS:
+            cards = hand & suit_mask
+            if cards and not cards & (cards - 1):
+                singles |= cards & legal
+        if singles:
+            return highest_rank(singles)
+    return _discard(state, legal)
+
+
 def _stop_moon(state: HandState, legal: int, follow: int, threat: int) -> int:
     """Take a trick with a point in it from the shooter, or give a point to someone else."""
     winning = state.best_seat
@@ -199,6 +245,7 @@ def playout(
     pause: int = 0,
     first: int = -1,
     alert: int = 0,
+    sharp: int = -1,
 ) -> tuple[int, int, int, int] | None:
     """Finish the hand with the policy, each seat in its own mode.
 
@@ -210,7 +257,8 @@ def playout(
     With ``noise`` (and ``rng``), every seat but ``steady`` plays a legal card
     at random instead of the policy's, with that chance, whenever it has a choice.
     The seats of the mask ``alert`` try to stop a moon from the shooter's first point,
-    where the others wait for 10 (:func:`moon_threat`).
+    where the others wait for 10 (:func:`moon_threat`).  The seat ``sharp`` (if any) plays
+    by :func:`choose_sharp`.
 
     With ``pause`` (a mask of seats), the playout stops short when one of those
     seats is to play and has a choice of cards, and returns every seat's mode
@@ -244,7 +292,8 @@ def playout(
             card = random_card(legal, chaos)
         else:
             turn = state.turn
-            card = choose(state, legal, current[turn], early if alert >> turn & 1 else threat)
+            chooser = choose_sharp if turn == sharp else choose
+            card = chooser(state, legal, current[turn], early if alert >> turn & 1 else threat)
         if state.play(card) >= 0:
             threat = moon_threat(state)
             if alert:
