@@ -941,3 +941,20 @@ def test_a_shooter_replies_by_the_policy_and_gives_up_a_lost_moon() -> None:
             lost += others
             kept += not others
     assert lost and kept
+
+
+def test_with_the_sharp_policy_for_our_seat_the_pass_costs_change() -> None:
+    # The pass search plays whole hands: with `sharp`, our seat plays them by the sharper
+    # rules, on the same deals, so the costs move and some choices with them.
+    small = ExpertBot(pass_samples=16, pass_rounds=1)
+    sharp = dataclasses.replace(small, sharp=True)
+    moved = changed = 0
+    for seed in range(6):
+        view = Match(seed=seed).view(0)
+        plain = small.weigh_passes(view, random.Random(0))
+        sharper = sharp.weigh_passes(view, random.Random(0))
+        assert plain.options == sharper.options
+        moved += plain.costs != sharper.costs
+        changed += plain.chosen != sharper.chosen
+    assert moved == 6
+    assert changed > 0
