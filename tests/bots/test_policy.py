@@ -11,6 +11,13 @@ from hearts.hand import HandState
 from helpers import STANDARD, cs, make_deal, mask
 
 
+def random_hands(rng: random.Random) -> list[int]:
+    """Four random holdings of 13 cards."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return [sum(1 << card for card in deck[13 * s : 13 * s + 13]) for s in range(4)]
+
+
 def policy_card(hands: tuple[int, int, int, int], plays: str) -> str:
     state = HandState.replayed(STANDARD, hands, cs(plays))
     card = policy.choose(state, state.legal_mask(), policy.AVOID, policy.moon_threat(state))
@@ -61,9 +68,7 @@ def test_a_shooter_that_gives_up_keeps_its_moons_and_takes_fewer_points() -> Non
     points = {False: 0, True: 0}
     changed = 0
     for _ in range(300):
-        cards = list(range(52))
-        rng.shuffle(cards)
-        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        hands = tuple(random_hands(rng))
         taken = {}
         for give_up in (False, True):
             state = HandState(STANDARD, (hands[0], hands[1], hands[2], hands[3]))
@@ -84,9 +89,7 @@ def test_a_seat_that_has_won_every_point_so_far_may_seize_the_moon() -> None:
     penalty = STANDARD.penalty_mask
     moons = {0: 0, 10: 0, 99: 0}
     for _ in range(400):
-        cards = list(range(52))
-        rng.shuffle(cards)
-        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        hands = tuple(random_hands(rng))
         taken = {}
         for seize in moons:
             state = HandState(STANDARD, (hands[0], hands[1], hands[2], hands[3]))
@@ -159,9 +162,7 @@ def test_a_paused_playout_goes_on_as_if_it_had_not_stopped() -> None:
     rng = random.Random(11)
     paused = 0
     for _ in range(60):
-        cards = list(range(52))
-        rng.shuffle(cards)
-        hands = tuple(sum(1 << card for card in cards[13 * s : 13 * s + 13]) for s in range(4))
+        hands = tuple(random_hands(rng))
         modes = (policy.SHOOT, policy.AVOID, policy.AVOID, policy.AVOID)
         whole = HandState(STANDARD, hands)
         assert policy.playout(whole, modes, True, 10) is None
@@ -250,9 +251,7 @@ def test_a_playout_plays_only_the_sharp_seat_by_the_sharp_policy() -> None:
     rng = random.Random(8)
     differ = 0
     for _ in range(40):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hands = [sum(1 << card for card in deck[13 * s : 13 * s + 13]) for s in range(4)]
+        hands = random_hands(rng)
         seat = rng.randrange(4)
         played = HandState(STANDARD, hands)
         policy.playout(played, (policy.AVOID,) * 4, sharp=seat)
