@@ -113,10 +113,16 @@ def choose_sharp(state: HandState, legal: int, mode: int, threat: int = -1) -> i
     highest card (dropping the queen of spades under the ace or king first); when we cannot
     follow and may throw no heart, make a void (throw a singleton) before the highest card.
     The Expert's playouts can play its own seat by it (``sharp``)."""
-    if not legal & (legal - 1):
-        return legal.bit_length() - 1
-    if mode == SHOOT:
-        return _shoot(state, legal)
+    if mode == AVOID and legal & (legal - 1):
+        card = _sharp_rule(state, legal, threat)
+        if card >= 0:
+            return card
+    return choose(state, legal, mode, threat)
+
+
+def _sharp_rule(state: HandState, legal: int, threat: int) -> int:
+    """The card one of :func:`choose_sharp`'s own rules plays (a seat avoiding points, with a
+    choice), or -1 where :func:`choose` decides."""
     led = state.led_mask
     hand = state.hands[state.turn]
     if not led:
@@ -126,10 +132,10 @@ def choose_sharp(state: HandState, legal: int, mode: int, threat: int = -1) -> i
             lower = HEARTS_MASK & (low - 1) & ~hand & ~state.played_mask
             if lower.bit_count() <= 2:
                 return low.bit_length() - 1
-        return _lead(state, legal, hand)
-    follow = legal & led
+        return -1
     if threat >= 0 and threat != state.turn:
-        return _stop_moon(state, legal, follow, threat)
+        return -1  # stopping a moon comes first
+    follow = legal & led
     if follow:
         if state.trick_count == 3 and not state.trick_mask & (HEARTS_MASK | QS_BIT):
             if follow & QS_BIT and state.best_card > QUEEN_OF_SPADES:
@@ -137,7 +143,7 @@ def choose_sharp(state: HandState, legal: int, mode: int, threat: int = -1) -> i
             safe = follow & ~QS_BIT
             if safe:
                 return safe.bit_length() - 1
-        return _follow(state, follow, led)
+        return -1
     if not legal & (QS_BIT | HEARTS_MASK) and (
         state.played_mask & QS_BIT or not legal & HIGH_SPADES
     ):
@@ -149,7 +155,7 @@ def choose_sharp(state: HandState, legal: int, mode: int, threat: int = -1) -> i
                 singles |= cards & legal
         if singles:
             return highest_rank(singles)
-    return _discard(state, legal)
+    return -1
 
 
 def _stop_moon(state: HandState, legal: int, follow: int, threat: int) -> int:
