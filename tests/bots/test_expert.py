@@ -958,3 +958,40 @@ def test_with_the_sharp_policy_for_our_seat_the_pass_costs_change() -> None:
         changed += plain.chosen != sharper.chosen
     assert moved == 6
     assert changed > 0
+
+
+def test_with_spread_passes_the_other_seats_pass_a_drawn_candidate_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pass search deals the other hands, then each other seat passes: by rule of thumb,
+    # or with `spread_passes` one of its candidate sets drawn as the November Expert passes.
+    world = Match(seed=3).current.deal
+    rng = random.Random(1)
+    other_than_the_rule = 0
+    for direction in (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS):
+        plain = expert_module._others_passes(list(world), 2, direction)
+        assert plain == [0 if s == 2 else policy.heuristic_pass(world[s]) for s in range(4)]
+        for _ in range(10):
+            drawn = expert_module._others_passes(list(world), 2, direction, rng)
+            assert drawn[2] == 0
+            for seat in (0, 1, 3):
+                assert drawn[seat] in policy.pass_candidates(world[seat])
+                other_than_the_rule += drawn[seat] != plain[seat]
+    # The rule of thumb's set is drawn about one time in seven: most of these 90 are others.
+    assert other_than_the_rule > 60
+    assert expert_module._others_passes(list(world), 2, PassDirection.HOLD, rng) == [0] * 4
+    # The search draws three passes a deal with it, none without it.
+    calls: list[int] = []
+    real = policy.drawn_pass
+
+    def counting(hand: int, rng: random.Random) -> int:
+        calls.append(hand)
+        return real(hand, rng)
+
+    monkeypatch.setattr(policy, "drawn_pass", counting)
+    small = ExpertBot(pass_samples=16, pass_rounds=1)
+    view = Match(seed=3).view(0)
+    small.weigh_passes(view, random.Random(0))
+    assert calls == []
+    dataclasses.replace(small, spread_passes=True).weigh_passes(view, random.Random(0))
+    assert len(calls) == 3 * 16

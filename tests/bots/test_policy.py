@@ -158,6 +158,22 @@ def test_a_short_suit_is_made_up_to_three_with_the_most_dangerous_cards() -> Non
     assert wide.count(mask("9D AH 2C")) == 1
 
 
+def test_a_drawn_pass_is_one_of_the_candidates_about_as_often_as_the_shares_say() -> None:
+    hand = mask("QS 3S AH KH 4H 2C 5C 8C 3D 9D JD 7C TS")
+    candidates = policy.pass_candidates(hand)
+    assert len(candidates) == len(policy.PASS_SHARES)
+    rng = random.Random(5)
+    draws = 20_000
+    counts = [0] * len(candidates)
+    for _ in range(draws):
+        counts[candidates.index(policy.drawn_pass(hand, rng))] += 1
+    total = sum(policy.PASS_SHARES)
+    for count, share in zip(counts, policy.PASS_SHARES, strict=True):
+        assert abs(count / draws - share / total) < 0.01
+    # The same generator state gives the same pass.
+    assert policy.drawn_pass(hand, random.Random(9)) == policy.drawn_pass(hand, random.Random(9))
+
+
 def test_a_paused_playout_goes_on_as_if_it_had_not_stopped() -> None:
     rng = random.Random(11)
     paused = 0

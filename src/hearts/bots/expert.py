@@ -180,6 +180,11 @@ class ExpertBot(Bot):
     """Pass candidates: besides :func:`~hearts.bots.policy.pass_candidates`' sets, every set of
     three of the six most dangerous cards and the sets that empty a short suit
     (:func:`~hearts.bots.policy.wide_pass_candidates`)."""
+    spread_passes: bool = False
+    """In the pass search's deals, each other seat passes one of
+    :func:`~hearts.bots.policy.pass_candidates`' sets drawn with
+    :data:`~hearts.bots.policy.PASS_SHARES` (how ``expert-2026-11`` passes: its three most
+    dangerous cards only one time in seven); False: always those three cards."""
     lookahead: int = 0
     """In each deal's playouts of a play decision, our own next ``lookahead`` choices are made by
     trying every distinct legal card, each finished by the policy, and keeping the cheapest
@@ -472,7 +477,7 @@ class ExpertBot(Bot):
             active = search.active()
             for world in worlds:
                 # The other seats' passes do not depend on ours: worked out once per deal.
-                passes = _others_passes(world, seat, direction)
+                passes = _others_passes(world, seat, direction, rng if self.spread_passes else None)
                 chaos = rng.getrandbits(32) if self.playout_noise > 0 else 0
                 row: list[list[float]] = []
                 for c in active:
@@ -567,10 +572,15 @@ def _deal_others(seat: int, hand: int, unseen: int, rng: random.Random) -> list[
     return world
 
 
-def _others_passes(world: list[int], seat: int, direction: PassDirection) -> list[int]:
-    """What the other seats pass, by rule of thumb (ours left at 0); nothing on a hold."""
+def _others_passes(
+    world: list[int], seat: int, direction: PassDirection, rng: random.Random | None = None
+) -> list[int]:
+    """What the other seats pass (ours left at 0): by rule of thumb, or with ``rng`` drawn as
+    ``expert-2026-11`` passes (:func:`~hearts.bots.policy.drawn_pass`); nothing on a hold."""
     if direction is PassDirection.HOLD:
         return [0, 0, 0, 0]
+    if rng is not None:
+        return [0 if s == seat else policy.drawn_pass(world[s], rng) for s in range(4)]
     return [0 if s == seat else policy.heuristic_pass(world[s]) for s in range(4)]
 
 

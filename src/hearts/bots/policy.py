@@ -391,6 +391,26 @@ def pass_candidates(hand: int) -> list[int]:
     return list(dict.fromkeys(candidates))
 
 
+PASS_SHARES: Final = (0.142, 0.124, 0.085, 0.053, 0.134, 0.091, 0.049, 0.110, 0.074, 0.051, 0.087)
+"""How often ``expert-2026-11`` passed each of :func:`pass_candidates`' sets, by index, over
+1,440 passes (``benchmarks/frozen_passes.py --matches 120``): the rule of thumb's three cards
+(the first set) only one time in seven; holding the queen of spades, it passed her half the
+time, where the rule of thumb passes her five times in six."""
+
+
+def drawn_pass(hand: int, rng: random.Random) -> int:
+    """One of :func:`pass_candidates`' sets for ``hand``, drawn with :data:`PASS_SHARES`: how
+    ``expert-2026-11`` passes, as a spread rather than one set."""
+    candidates = pass_candidates(hand)
+    shares = PASS_SHARES[: len(candidates)]
+    point = rng.random() * sum(shares)
+    for candidate, share in zip(candidates, shares, strict=True):
+        point -= share
+        if point < 0:
+            return candidate
+    return candidates[-1]
+
+
 def wide_pass_candidates(hand: int) -> list[int]:
     """:func:`pass_candidates` first, then every other set of three of the six most dangerous
     cards, then each set that empties a short club, diamond or heart suit (three cards or
