@@ -13,15 +13,16 @@ Printed: the policy's points per hand minus the mean of its three opponents'
 (negative is better), with a 95% interval over deals; then the same with the
 roles swapped.
 
-Today the two policies are the same rules, so both lines read zero: the
-three rules that won −0.96 points per hand here did not make the Expert
-measurably stronger in the arena, and wait on the branch
-``policy-rules-2026-12`` (``docs/strength.md``).  Change the policy, then run
-this before the arena.
+Today the two policies are the same rules, so both lines read zero.  With
+``--sharp`` the tested seat plays :func:`hearts.bots.policy.choose_sharp`, the
+three rules that won −0.96 points per hand here and did not make the Expert
+measurably stronger in the arena, neither for every seat of its playouts nor
+for its own (``docs/strength.md``).  Change the policy, then run this before
+the arena.
 
 Example::
 
-    python benchmarks/policy_duel.py --deals 10000 --seed 0
+    python benchmarks/policy_duel.py --deals 10000 --seed 0 [--sharp]
 """
 
 from __future__ import annotations
