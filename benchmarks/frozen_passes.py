@@ -53,13 +53,12 @@ def main() -> None:
                 candidates = policy.pass_candidates(hand)
                 by_index[candidates.index(passed) if passed in candidates else -1] += 1
                 counts["passes"] += 1
-                counts["rule of thumb"] += passed == policy.heuristic_pass(hand)
+                rule = policy.heuristic_pass(hand)
+                counts["rule of thumb"] += passed == rule
                 if hand >> QUEEN_OF_SPADES & 1:
                     counts["held the queen"] += 1
                     counts["passed it"] += passed >> QUEEN_OF_SPADES & 1
-                    counts["rule of thumb passes it"] += (
-                        policy.heuristic_pass(hand) >> QUEEN_OF_SPADES & 1
-                    )
+                    counts["rule of thumb passes it"] += rule >> QUEEN_OF_SPADES & 1
                     shares = policy.PASS_SHARES[: len(candidates)]
                     expected_queen += sum(
                         share
