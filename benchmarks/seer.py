@@ -43,7 +43,7 @@ from typing import Any
 
 from hearts import arena
 from hearts.arena import ArenaResult, make_entrants, parse_settings, run_arena
-from hearts.bots import expert
+from hearts.bots import expert, passing
 from hearts.bots.knowledge import Knowledge
 from hearts.match import Match
 from hearts.variants import bot_fields, save_run, variant_changes
@@ -81,7 +81,7 @@ def true_holdings(knowledge: Knowledge, rng: random.Random, tries: int = 40) -> 
 
 
 def true_deal(seat: int, hand: int, unseen: int, rng: random.Random) -> list[int]:
-    """The deal before the pass, as :func:`hearts.bots.expert._deal_others` would deal it."""
+    """The deal before the pass, as :func:`hearts.bots.passing.deal_others` would deal it."""
     deal = list(_playing().current.deal)
     if deal[seat] != hand:
         raise RuntimeError("the seer's own hand is not the one it is passing")
@@ -94,7 +94,7 @@ def see(patch: Callable[[object, str, object], None] = setattr) -> None:
     patches = (
         (arena, "Match", SeenMatch),
         (expert, "sample_hidden", true_holdings),
-        (expert, "_deal_others", true_deal),
+        (passing, "deal_others", true_deal),
     )
     for module, name, value in patches:
         patch(module, name, value)

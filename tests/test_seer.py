@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from hearts.arena import Unit, play_unit
-from hearts.bots import expert, make_bot
+from hearts.bots import expert, make_bot, passing
 from hearts.bots.knowledge import Knowledge
 
 
@@ -50,7 +50,7 @@ def test_the_seer_is_given_the_cards_of_the_hand_being_played(
         return deal
 
     monkeypatch.setattr(expert, "sample_hidden", play_spy)
-    monkeypatch.setattr(expert, "_deal_others", pass_spy)
+    monkeypatch.setattr(passing, "deal_others", pass_spy)
     quick = make_bot("expert", samples=4, pool=0, pass_samples=4, pass_rounds=1)
     other = make_bot("random")
     # Seat 0 passes (hand 1 passes left) and plays its hand, every deal the true one.

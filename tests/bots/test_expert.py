@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from hearts.bots import expert as expert_module
-from hearts.bots import moon, playmodel, policy
+from hearts.bots import moon, passing, playmodel, policy
 from hearts.bots.base import Decision
 from hearts.bots.equivalence import distinct_cards, distinct_in_deal
-from hearts.bots.expert import ExpertBot, MatchScorer
+from hearts.bots.expert import ExpertBot
 from hearts.bots.finish import Finisher, own_cost
+from hearts.bots.matchcost import MatchCost
 from hearts.bots.normal import NormalBot
 from hearts.bots.search import TIE_MARGIN, Search, resample
 from hearts.cards import card_text, cards_in
@@ -133,10 +134,10 @@ def test_with_the_wide_pass_the_search_weighs_emptying_a_short_suit() -> None:
 def test_points_to_the_leader_count_for_more() -> None:
     match = Match(seed=0)
     view = match.view(0)
-    scorer = MatchScorer.for_view(view)
+    scorer = MatchCost.for_view(view)
     assert scorer.weights == (0.0, 1 / 3, 1 / 3, 1 / 3)
     # Late in a match the opponent with the lowest total is the threat.
-    threat = MatchScorer.for_view(_with_totals(view, (60, 30, 70, 80)))
+    threat = MatchCost.for_view(_with_totals(view, (60, 30, 70, 80)))
     assert threat.weights[1] > threat.weights[2] > threat.weights[3]
     # The queen on the leader is better for us than the queen on the last seat.
     queen = 1 << c("QS")
@@ -147,7 +148,7 @@ def test_points_to_the_leader_count_for_more() -> None:
 
 def test_a_finish_that_wins_the_match_beats_any_points() -> None:
     view = _with_totals(Match(seed=0).view(0), (80, 95, 99, 90))
-    scorer = MatchScorer.for_view(view)
+    scorer = MatchCost.for_view(view)
     hearts = sum(1 << c(f"{rank}H") for rank in "23456789TJQKA")
     # North reaching 100+ while we stay lowest ends the match in our favour...
     win = scorer.cost([1 << c("2H"), 0, hearts & ~(1 << c("2H")), 0])
@@ -728,7 +729,7 @@ def random_hands(rng: random.Random) -> tuple[int, int, int, int]:
 def test_the_lookahead_never_scores_a_deal_worse_than_the_policy() -> None:
     rng = random.Random(4)
     bot = ExpertBot(lookahead=1)
-    scorer = MatchScorer.for_view(Match(seed=1).view(0))
+    scorer = MatchCost.for_view(Match(seed=1).view(0))
     better = 0
     for _ in range(40):
         hands = random_hands(rng)
@@ -969,17 +970,17 @@ def test_with_spread_passes_the_other_seats_pass_a_drawn_candidate_set(
     rng = random.Random(1)
     other_than_the_rule = 0
     for direction in (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS):
-        plain = expert_module._others_passes(list(world), 2, direction)
+        plain = passing.others_passes(list(world), 2, direction)
         assert plain == [0 if s == 2 else policy.heuristic_pass(world[s]) for s in range(4)]
         for _ in range(10):
-            drawn = expert_module._others_passes(list(world), 2, direction, rng)
+            drawn = passing.others_passes(list(world), 2, direction, rng)
             assert drawn[2] == 0
             for seat in (0, 1, 3):
                 assert drawn[seat] in policy.pass_candidates(world[seat])
                 other_than_the_rule += drawn[seat] != plain[seat]
     # The rule of thumb's set is drawn about one time in seven: most of these 90 are others.
     assert other_than_the_rule > 60
-    assert expert_module._others_passes(list(world), 2, PassDirection.HOLD, rng) == [0] * 4
+    assert passing.others_passes(list(world), 2, PassDirection.HOLD, rng) == [0] * 4
     # The search draws three passes a deal with it, none without it.
     calls: list[int] = []
     real = policy.drawn_pass
@@ -995,3 +996,26 @@ def test_with_spread_passes_the_other_seats_pass_a_drawn_candidate_set(
     assert calls == []
     dataclasses.replace(small, spread_passes=True).weigh_passes(view, random.Random(0))
     assert len(calls) == 3 * 16
+
+
+def test_the_pass_search_deals_and_exchanges_whole_hands() -> None:
+    # Our hand stays ours in every deal; after the exchange every seat holds 13 cards,
+    # ours without the three passed and with the three passed to us.
+    match = Match(seed=4)
+    hand = match.current.deal[1]
+    unseen = ((1 << 52) - 1) & ~hand
+    rng = random.Random(5)
+    for direction in (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS):
+        world = passing.deal_others(1, hand, unseen, rng)
+        assert world[1] == hand and sum(world) == (1 << 52) - 1
+        assert [w.bit_count() for w in world] == [13] * 4
+        others = passing.others_passes(world, 1, direction)
+        ours = policy.pass_candidates(hand)[-1]
+        after = passing.exchange(world, others, 1, ours, direction)
+        assert [h.bit_count() for h in after] == [13] * 4 and sum(after) == (1 << 52) - 1
+        assert after[1] & ours == 0
+        giver = next(s for s in range(4) if direction.receiver(s) == 1)
+        assert after[1] & others[giver] == others[giver]
+        assert after[direction.receiver(1)] & ours == ours
+    world = passing.deal_others(1, hand, unseen, rng)
+    assert passing.exchange(world, [0] * 4, 1, 0, PassDirection.HOLD) == tuple(world)

@@ -42,7 +42,9 @@ coming and spends a heart to stop it (:mod:`hearts.bots.moon`).
 
 For the pass it shortlists sets of dangerous cards and plays whole sampled
 hands with each (160 deals, then 160 more for the sets still close to the
-best, twice), the other seats passing by the same rules of thumb.
+best, twice), the other seats passing by the same rules of thumb
+(:mod:`hearts.bots.passing`).  Plays and passes are scored for the match by
+:class:`~hearts.bots.matchcost.MatchCost`, as the coach scores them.
 
 The Expert of November 2026 is kept unchanged as the level
 ``expert-2026-11`` (:mod:`hearts.bots.expert_2026_11`), the yardstick for
@@ -53,27 +55,21 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import random
 import time
 from dataclasses import dataclass
 
-from hearts.bots import endgame, moon, playmodel, policy
+from hearts.bots import endgame, moon, passing, playmodel, policy
 from hearts.bots.base import Bot
 from hearts.bots.equivalence import distinct_cards
 from hearts.bots.finish import Finisher, Fork, consistent_rows
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.bots.likelihood import Evidence
+from hearts.bots.matchcost import MatchCost
 from hearts.bots.search import TIE_MARGIN, Search, Weighed, resample
-from hearts.cards import ALL_CARDS_MASK, Card
-from hearts.deal import Holdings
+from hearts.cards import Card
 from hearts.hand import HandState
-from hearts.rules import PassDirection, Rules
 from hearts.view import SeatView
-
-WIN_COST = -60.0
-LOSS_COST = 60.0
-"""A finish that ends the match counts far beyond any hand's points."""
 
 
 @dataclass(frozen=True)
@@ -270,7 +266,7 @@ class ExpertBot(Bot):
         cards = distinct_cards(view, preferred)
         if len(cards) == 1:
             return Weighed((cards[0],), (0.0,), cards[0])
-        scorer = MatchScorer.for_view(view)
+        scorer = MatchCost.for_view(view)
         shooter_suspect, suspicion = self._suspicion(view)
         my_modes = [policy.AVOID]
         if moon.may_shoot(view):
@@ -452,97 +448,9 @@ class ExpertBot(Bot):
         return list(self.weigh_passes(view, rng).chosen)
 
     def weigh_passes(self, view: SeatView, rng: random.Random) -> Weighed[tuple[Card, ...]]:
-        """The pass search's candidate sets, their costs and the set chosen."""
-        started = time.perf_counter()
-        hand = view.hand.mask
-        direction = view.pass_direction
-        candidates = (
-            policy.wide_pass_candidates(hand) if self.pass_wide else policy.pass_candidates(hand)
-        )
-        scorer = MatchScorer.for_view(view)
-        seat = view.seat
-        unseen = ALL_CARDS_MASK & ~hand
-        search = Search(len(candidates), 2)
-        receiver = direction.receiver(seat)
-        done = 0
-        for _ in range(self.pass_rounds):
-            batch = self.pass_samples
-            worlds: list[list[int]] = []
-            for _ in range(batch):
-                if self._out_of_time(started) and (worlds or done):
-                    break
-                worlds.append(_deal_others(seat, hand, unseen, rng))
-            if not worlds:
-                break
-            active = search.active()
-            for world in worlds:
-                # The other seats' passes do not depend on ours: worked out once per deal.
-                passes = _others_passes(world, seat, direction, rng if self.spread_passes else None)
-                chaos = rng.getrandbits(32) if self.playout_noise > 0 else 0
-                row: list[list[float]] = []
-                for c in active:
-                    costs = []
-                    shooting = 0
-                    for my_mode in (policy.AVOID, policy.SHOOT):
-                        holdings = _after_passes(world, passes, seat, candidates[c], direction)
-                        state = HandState(view.rules, holdings)
-                        modes = [policy.AVOID] * 4
-                        if self.pass_shoot_check and receiver != seat:
-                            if my_mode == policy.AVOID:
-                                shooting = moon.moon_hands(
-                                    state, list(holdings), seat, view.rules, 1 << receiver
-                                )
-                            if shooting:
-                                modes[receiver] = policy.SHOOT
-                        modes[seat] = my_mode
-                        self.finisher.playout(state, modes, seat, chaos)
-                        costs.append(scorer.cost(state.taken))
-                    row.append(costs)
-                search.add(active, 1.0, row)
-            done += len(worlds)
-            if len(worlds) < batch or search.settled(self.close):
-                break
-        sets = [tuple(card for card in range(52) if mask >> card & 1) for mask in candidates]
-        return search.weighed(sets)
-
-
-@dataclass(frozen=True)
-class MatchScorer:
-    """The cost of a hand's outcome for one seat, given the match so far."""
-
-    rules: Rules
-    seat: int
-    totals: tuple[int, int, int, int]
-    weights: tuple[float, float, float, float]
-    """How much each opponent's points help us (they sum to 1; ours is 0)."""
-
-    @classmethod
-    def for_view(cls, view: SeatView) -> MatchScorer:
-        seat = view.seat
-        totals = view.totals
-        opponents = [s for s in range(4) if s != seat]
-        leader = min(totals[s] for s in opponents)
-        # The opponent nearest the lowest total threatens our win most: points
-        # they take are worth more to us, and more so as the match nears its end.
-        closeness = max(totals) / view.rules.target
-        spread = 30.0 - 20.0 * min(closeness, 1.0)
-        raw = [0.0 if s == seat else math.exp(-(totals[s] - leader) / spread) for s in range(4)]
-        norm = sum(raw)
-        weights = (raw[0] / norm, raw[1] / norm, raw[2] / norm, raw[3] / norm)
-        return cls(view.rules, seat, totals, weights)
-
-    def cost(self, taken: list[int]) -> float:
-        points, _ = self.rules.score_hand(taken, "add")
-        seat = self.seat
-        totals = [self.totals[s] + points[s] for s in range(4)]
-        if max(totals) >= self.rules.target:
-            best_other = min(totals[s] for s in range(4) if s != seat)
-            margin = (totals[seat] - best_other) * 0.1
-            return (WIN_COST if totals[seat] < best_other else LOSS_COST) + margin
-        w = self.weights
-        return points[seat] - (
-            w[0] * points[0] + w[1] * points[1] + w[2] * points[2] + w[3] * points[3]
-        )
+        """The pass search's candidate sets, their costs and the set chosen
+        (:mod:`hearts.bots.passing`)."""
+        return passing.weigh_passes(self, view, rng)
 
 
 def _fallback_state(view: SeatView) -> HandState:
@@ -558,41 +466,3 @@ def _fallback_state(view: SeatView) -> HandState:
                 hidden[s] |= low
                 pool ^= low
     return state_template(view, hidden)
-
-
-def _deal_others(seat: int, hand: int, unseen: int, rng: random.Random) -> list[int]:
-    """Our hand as it is, the other 39 cards dealt at random to the other seats."""
-    cards = [card for card in range(52) if unseen >> card & 1]
-    rng.shuffle(cards)
-    world = [0, 0, 0, 0]
-    world[seat] = hand
-    others = [s for s in range(4) if s != seat]
-    for index, card in enumerate(cards):
-        world[others[index // 13]] |= 1 << card
-    return world
-
-
-def _others_passes(
-    world: list[int], seat: int, direction: PassDirection, rng: random.Random | None = None
-) -> list[int]:
-    """What the other seats pass (ours left at 0): by rule of thumb, or with ``rng`` drawn as
-    ``expert-2026-11`` passes (:func:`~hearts.bots.policy.drawn_pass`); nothing on a hold."""
-    if direction is PassDirection.HOLD:
-        return [0, 0, 0, 0]
-    if rng is not None:
-        return [0 if s == seat else policy.drawn_pass(world[s], rng) for s in range(4)]
-    return [0 if s == seat else policy.heuristic_pass(world[s]) for s in range(4)]
-
-
-def _after_passes(
-    world: list[int], others: list[int], seat: int, passed: int, direction: PassDirection
-) -> Holdings:
-    """Holdings after the exchange: ours is ``passed``, the others' are ``others``."""
-    if direction is PassDirection.HOLD:
-        return world[0], world[1], world[2], world[3]
-    passes = others[:]
-    passes[seat] = passed
-    holdings = [world[s] & ~passes[s] for s in range(4)]
-    for s in range(4):
-        holdings[direction.receiver(s)] |= passes[s]
-    return holdings[0], holdings[1], holdings[2], holdings[3]

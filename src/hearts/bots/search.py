@@ -24,8 +24,9 @@ OptionT = TypeVar("OptionT")
 class Weighed(Generic[OptionT]):
     """What a search compared: each option's expected cost (lower is better) and the choice.
 
-    The costs are the search's own estimates, match-aware (see :class:`MatchScorer`);
-    benchmarks compare them across budgets (``benchmarks/expert_regret.py``).
+    The costs are the search's own estimates, match-aware
+    (:class:`~hearts.bots.matchcost.MatchCost`); benchmarks compare them across budgets
+    (``benchmarks/expert_regret.py``).
     """
 
     options: tuple[OptionT, ...]

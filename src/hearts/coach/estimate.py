@@ -14,11 +14,12 @@ that it can report a cost for *every* option, not just pick one:
   hand in every deal;
 - a moon choice under ``moon: "choice"``: both scorings are exact.
 
-An option's cost is the weighted mean, over the samples, of :class:`MatchCost`
-of the finished hand.  When the seat may still shoot the moon, each option is
-also finished with the seat trying to, and the cheaper of the two ways counts
-(as the Expert does); a seat trying for the moon goes back to avoiding points
-once the moon is gone (the playout's ``give_up``, as the Expert's since
+An option's cost is the weighted mean, over the samples, of the match-aware
+cost (:class:`~hearts.bots.matchcost.MatchCost`) of the finished hand.  When
+the seat may still shoot the moon, each option is also finished with the seat
+trying to, and the cheaper of the two ways counts (as the Expert does); a seat
+trying for the moon goes back to avoiding points once the moon is gone (the
+playout's ``give_up``, as the Expert's since
 December 2026).  The spread of the per-sample differences gives each
 option's standard error against the best option.
 """
@@ -32,20 +33,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from hearts.bots import moon, policy
+from hearts.bots import moon, passing, policy
 from hearts.bots.base import taken_cards
 from hearts.bots.finish import Finisher
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
 from hearts.bots.likelihood import Evidence
+from hearts.bots.matchcost import MatchCost
 from hearts.cards import ALL_CARDS_MASK
 from hearts.coach.review import MOON_STYLES, Budget
 from hearts.hand import HandState
-from hearts.rules import PassDirection, Rules
 from hearts.view import SeatView
-
-WIN_COST = -60.0
-LOSS_COST = 60.0
-"""A finish that ends the match: far beyond any hand's points (the Expert's scale)."""
 
 FINISHER: Final = Finisher(give_up=True)
 """How the seats play on in the playouts: as the Expert's do."""
@@ -53,61 +50,6 @@ FINISHER: Final = Finisher(give_up=True)
 SUSPICION_POINTS: Final = 8
 """Without the moon table: an opponent holding every penalty card so far is suspected from
 this many points (the Expert's ``suspicion_points``)."""
-
-
-@dataclass(frozen=True)
-class MatchCost:
-    """What a hand's points cost one seat, given the match so far (lower is better).
-
-    While the match goes on: the seat's own points minus a weighted share of
-    the opponents' points, the opponent nearest the lead weighing most, and
-    more so near the end of the match (the Expert's weights).  A hand that
-    ends the match costs :data:`WIN_COST` or :data:`LOSS_COST`, plus a tenth
-    of the margin.
-    """
-
-    rules: Rules
-    seat: int
-    totals: tuple[int, int, int, int]
-    weights: tuple[float, float, float, float]
-
-    @classmethod
-    def for_view(cls, view: SeatView) -> MatchCost:
-        seat = view.seat
-        totals = view.totals
-        leader = min(totals[s] for s in range(4) if s != seat)
-        closeness = min(max(totals) / view.rules.target, 1.0)
-        spread = 30.0 - 20.0 * closeness
-        raw = [0.0 if s == seat else math.exp(-(totals[s] - leader) / spread) for s in range(4)]
-        norm = sum(raw)
-        return cls(
-            view.rules, seat, totals, (raw[0] / norm, raw[1] / norm, raw[2] / norm, raw[3] / norm)
-        )
-
-    def of_points(self, points: Sequence[int]) -> float:
-        seat = self.seat
-        totals = [self.totals[s] + points[s] for s in range(4)]
-        if max(totals) >= self.rules.target:
-            best_other = min(totals[s] for s in range(4) if s != seat)
-            margin = (totals[seat] - best_other) * 0.1
-            return (WIN_COST if totals[seat] < best_other else LOSS_COST) + margin
-        w = self.weights
-        return points[seat] - (
-            w[0] * points[0] + w[1] * points[1] + w[2] * points[2] + w[3] * points[3]
-        )
-
-    def points(self, taken: Sequence[int]) -> tuple[int, int, int, int]:
-        """The hand's points; a moon is scored the way that suits its shooter.
-
-        Under ``moon: "choice"`` the shooter picks: our seat the cheaper scoring
-        for us, an opponent (whose mind we cannot read) adds to the others.
-        """
-        points, shooter = self.rules.score_hand(list(taken), "add")
-        if shooter == self.seat and self.rules.moon == "choice":
-            other, _ = self.rules.score_hand(list(taken), "subtract")
-            if self.of_points(other) < self.of_points(points):
-                points = other
-        return points
 
 
 @dataclass(frozen=True)
@@ -311,26 +253,16 @@ class PassSampler(Sampler):
     def _finish(self, option: int, mode: int, index: int) -> tuple[float, int]:
         view = self.view
         seat = view.seat
-        holdings = after_passes(self.worlds[index], seat, option, view.pass_direction)
+        world = self.worlds[index]
+        direction = view.pass_direction
+        others = passing.others_passes(world, seat, direction)  # by rule of thumb
+        holdings = passing.exchange(world, others, seat, option, direction)
         state = HandState(view.rules, holdings)
         modes = [policy.AVOID] * 4
         modes[seat] = mode
         FINISHER.playout(state, modes, seat, 0)
         points = self.scorer.points(state.taken)
         return self.scorer.of_points(points), points[seat]
-
-
-def after_passes(
-    world: list[int], seat: int, passed: int, direction: PassDirection
-) -> tuple[int, int, int, int]:
-    """The holdings after the exchange: ours is ``passed``, the others by rule of thumb."""
-    if direction is PassDirection.HOLD:
-        return world[0], world[1], world[2], world[3]
-    passes = [passed if s == seat else policy.heuristic_pass(world[s]) for s in range(4)]
-    holdings = [world[s] & ~passes[s] for s in range(4)]
-    for s in range(4):
-        holdings[direction.receiver(s)] |= passes[s]
-    return holdings[0], holdings[1], holdings[2], holdings[3]
 
 
 # --- the moon ----------------------------------------------------------------

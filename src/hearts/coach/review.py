@@ -1,7 +1,7 @@
 """The coach's findings as values: one decision, one hand, a match; verdicts and accuracy.
 
 Every cost is in points for the hand, in match-aware terms (see
-:class:`~hearts.coach.estimate.MatchCost`): the seat's own points minus a
+:class:`~hearts.bots.matchcost.MatchCost`): the seat's own points minus a
 weighted share of the opponents', or a win or a loss when the hand ends the
 match.  Each option also carries the plain points the seat would score.
 
