@@ -62,10 +62,10 @@ class MatchCost:
             w[0] * points[0] + w[1] * points[1] + w[2] * points[2] + w[3] * points[3]
         )
 
-    def cost(self, taken: Sequence[int]) -> float:
+    def cost(self, taken: list[int]) -> float:
         """The cost of a finished hand, from the cards each seat took; a moon adds 26 to the
         others (the Expert's search scores every moon so)."""
-        points, _ = self.rules.score_hand(list(taken), "add")
+        points, _ = self.rules.score_hand(taken, "add")
         return self.of_points(points)
 
     def points(self, taken: Sequence[int]) -> tuple[int, int, int, int]:
