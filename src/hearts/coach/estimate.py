@@ -19,9 +19,9 @@ cost (:class:`~hearts.bots.matchcost.MatchCost`) of the finished hand.  When
 the seat may still shoot the moon, each option is also finished with the seat
 trying to, and the cheaper of the two ways counts (as the Expert does); a seat
 trying for the moon goes back to avoiding points once the moon is gone (the
-playout's ``give_up``, as the Expert's since
-December 2026).  The spread of the per-sample differences gives each
-option's standard error against the best option.
+playout's ``give_up``, as the Expert's since December 2026).  The spread of the
+per-sample differences gives each option's standard error against the best
+option.
 """
 
 from __future__ import annotations
