@@ -231,6 +231,12 @@ class ExpertBot(Bot):
     fewer than :func:`~hearts.bots.policy.choose`, which still plays the opponents (it models
     how they play better); the policy's card a play's search prefers is the sharper one's too.
     False: every seat plays by :func:`~hearts.bots.policy.choose`."""
+    shoot_bias: float = 0.0
+    """Points added to what shooting the moon costs us in a play's search (the best mode of
+    a card is then shooting only if it beats avoiding points by more than this): the
+    playouts' defenders wake up late, so they flatter our moons; 0: no handicap."""
+    pass_shoot_bias: float = 0.0
+    """``shoot_bias`` for the pass search's moon."""
     shoot_prior: float = 0.0
     """Prior chance that an opponent who can still take every penalty card is going for the
     moon; in each deal, an opponent whose plays so far are better explained by shooting
@@ -271,7 +277,7 @@ class ExpertBot(Bot):
         my_modes = [policy.AVOID]
         if moon.may_shoot(view):
             my_modes.append(policy.SHOOT)
-        search = Search(len(cards), len(my_modes), self.tie_margin)
+        search = Search(len(cards), len(my_modes), self.tie_margin, (0.0, self.shoot_bias))
         solving = view.hand.mask.bit_count() <= self.endgame
         replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
         evidence = self.evidence(view, first)

@@ -45,6 +45,8 @@ class PassSettings(Protocol):
     @property
     def pass_shoot_check(self) -> bool: ...
     @property
+    def pass_shoot_bias(self) -> float: ...
+    @property
     def playout_noise(self) -> float: ...
     @property
     def finisher(self) -> Finisher: ...
@@ -64,7 +66,7 @@ def weigh_passes(
     scorer = MatchCost.for_view(view)
     seat = view.seat
     unseen = ALL_CARDS_MASK & ~hand
-    search = Search(len(candidates), 2)
+    search = Search(len(candidates), 2, bias=(0.0, settings.pass_shoot_bias))
     receiver = direction.receiver(seat)
     finisher = settings.finisher
     done = 0

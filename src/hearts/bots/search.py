@@ -38,12 +38,21 @@ class Search:
     """Weighted costs of candidates over sampled deals, and which are still worth sampling.
 
     Each candidate has one cost per mode of our own play (avoiding points,
-    shooting); a candidate's cost is its best mode's weighted average.  The
-    candidates listed first win ties (within ``margin`` points, :data:`TIE_MARGIN` unless told).
+    shooting); a candidate's cost is its best mode's weighted average, plus that mode's
+    ``bias`` (none unless told: a handicap on a mode whose playouts are known to flatter
+    it).  The candidates listed first win ties (within ``margin`` points,
+    :data:`TIE_MARGIN` unless told).
     """
 
-    def __init__(self, candidates: int, modes: int, margin: float = TIE_MARGIN) -> None:
+    def __init__(
+        self,
+        candidates: int,
+        modes: int,
+        margin: float = TIE_MARGIN,
+        bias: tuple[float, ...] = (),
+    ) -> None:
         self.margin = margin
+        self.bias = bias + (0.0,) * (modes - len(bias))
         self.sums = [[0.0] * modes for _ in range(candidates)]
         self.weight = [0.0] * candidates
         self.rows: list[tuple[list[int], float, list[list[float]]]] = []
@@ -72,8 +81,9 @@ class Search:
         weight = self.weight[c]
         if weight <= 0:
             return math.inf, 0
-        best_mode = min(range(len(self.sums[c])), key=lambda mode: self.sums[c][mode])
-        return self.sums[c][best_mode] / weight, best_mode
+        sums, bias = self.sums[c], self.bias
+        best_mode = min(range(len(sums)), key=lambda mode: sums[mode] + bias[mode] * weight)
+        return sums[best_mode] / weight + bias[best_mode], best_mode
 
     def best(self) -> int:
         """The first candidate of lowest cost, unless a later one is lower by the tie margin."""
@@ -103,11 +113,13 @@ class Search:
             if c == best:
                 continue
             mode = self.cost(c)[1]
+            handicap = self.bias[mode] - self.bias[best_mode]
             total = weights = 0.0
             diffs: list[tuple[float, float]] = []
             for active, weight, row in self.rows:
                 if c in active and best in active:
                     diff = row[active.index(c)][mode] - row[active.index(best)][best_mode]
+                    diff += handicap
                     diffs.append((weight, diff))
                     total += weight * diff
                     weights += weight
