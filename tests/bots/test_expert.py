@@ -277,6 +277,49 @@ def test_a_wider_tie_margin_keeps_the_first_candidate_over_a_small_gain() -> Non
         assert search.settled(2.0) == (best == 1)
 
 
+def test_a_handicap_on_shooting_counts_in_the_choice_and_in_dropping() -> None:
+    def searched(bias: tuple[float, ...]) -> Search:
+        search = Search(2, 2, bias=bias)
+        for cost in (1.0, 3.0):
+            # the second candidate is two points better, but only by shooting
+            search.add([0, 1], 1.0, [[cost, 9.0], [9.0, cost - 2.0]])
+        return search
+
+    plain = searched(())
+    assert plain.best() == 1 and plain.cost(1) == (0.0, 1)
+    handicapped = searched((0.0, 3.0))
+    assert handicapped.cost(1) == (3.0, 1) and handicapped.cost(0) == (2.0, 0)
+    assert handicapped.best() == 0
+    # The handicap counts in every deal's difference too: the shot is now clearly worse.
+    assert handicapped.settled(2.0) and handicapped.active() == [0]
+
+
+def test_the_shoot_bias_raises_only_the_costs_that_came_from_shooting() -> None:
+    # Trick 3 of match 11: South may still shoot, and in some deals shooting is its cheaper way.
+    view = [v for v in south_decisions(lambda v: searchable(v) and moon.may_shoot(v))][2]
+    plain = ExpertBot(samples=40, pool=200).weigh_plays(view, random.Random(0))
+    for bias in (1.0, 4.0):
+        biased = ExpertBot(samples=40, pool=200, shoot_bias=bias).weigh_plays(
+            view, random.Random(0)
+        )
+        for before, after in zip(plain.costs, biased.costs, strict=True):
+            assert before <= after <= before + bias
+    assert biased.costs != plain.costs
+
+
+def test_the_pass_shoot_bias_raises_only_the_costs_that_came_from_shooting() -> None:
+    deal = make_deal("AH KH QH JH TH 9H 8H 7H AS KS QS AC AD", "", "", "")
+    view = Match(STANDARD, seed=0, deal=deal).view(0)
+    plain = ExpertBot(pass_samples=40, pass_rounds=1).weigh_passes(view, random.Random(0))
+    biased = ExpertBot(pass_samples=40, pass_rounds=1, pass_shoot_bias=10.0).weigh_passes(
+        view, random.Random(0)
+    )
+    assert plain.options == biased.options
+    for before, after in zip(plain.costs, biased.costs, strict=True):
+        assert before <= after <= before + 10.0
+    assert biased.costs != plain.costs
+
+
 def count_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter (in a one-item list) of the deals the Expert asks the sampler for."""
     calls = [0]

@@ -1,0 +1,224 @@
+"""How well the Expert's search foresees its own moons: what it expected, what it got.
+
+At each of its decisions the Expert's search scores every candidate twice, once
+with our seat avoiding points and once shooting, and a candidate's cost is the
+cheaper of the two.  Where the chosen candidate's cheaper way is shooting, the
+search expects a moon.  This plays the arena's hands (the same deal sets,
+rotations and decision seeds as ``hearts arena``), the Expert in one seat against
+three ``expert-2026-11``, and for each hand in which the Expert chose a card for
+its moon it notes the first such play: the trick, what the search expected of
+shooting (the chosen card's cost) and of its best card avoiding points, and what
+the hand cost in the end, on the same scale
+(:class:`~hearts.bots.matchcost.MatchCost`, as the search scores).  Passes
+chosen for the moon are noted the same way.
+
+A search whose moons come true as often as it expects would show, on average,
+about the same gap between the expected and the real cost in the hands it went
+for the moon as in the others.  ``docs/strength.md`` ("The twenty-sixth
+session") has what it showed.
+
+Example::
+
+    python benchmarks/moon_calibration.py --deal-sets 13 --seed 500 [--set shoot_bias=5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+from hearts.arena import deal_set_seed, decision_rng, parse_settings
+from hearts.bots import Bot, Decision, make_bot, search
+from hearts.bots.matchcost import MatchCost
+from hearts.bots.search import Weighed
+from hearts.match import Match, Phase
+
+HANDS_PER_SET = 4
+"""A deal set is one pass cycle, as in the arena's hands mode."""
+
+AVOID, SHOOT = 0, 1
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One decision of the Expert: the trick it was in (0 for the pass), the chosen option's
+    cost avoiding points and shooting (None where it could not shoot), the best cost of any
+    option avoiding points, and the hand's real cost on the same scale."""
+
+    trick: int
+    avoid: float
+    shoot: float | None
+    best_avoid: float
+    real: float
+    moon: bool
+
+    @property
+    def for_the_moon(self) -> bool:
+        return self.shoot is not None and self.shoot < self.avoid
+
+
+_last: list[tuple[int, list[list[float]]]] = []
+"""The costs by mode of the last search (the chosen option's index first)."""
+
+
+def _recording(original: Any) -> Any:
+    def weighed(self: search.Search, options: list[Any]) -> Weighed[Any]:
+        result = original(self, options)
+        by_mode = [
+            [total / self.weight[c] if self.weight[c] > 0 else float("inf") for total in sums]
+            for c, sums in enumerate(self.sums)
+        ]
+        _last[:] = [(options.index(result.chosen), by_mode)]
+        return result
+
+    return weighed
+
+
+search.Search.weighed = _recording(search.Search.weighed)  # type: ignore[method-assign]
+
+
+def play_unit(job: tuple[int, int, int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One deal set in one rotation: each hand's record (:func:`play_hand`)."""
+    seed, deal_set, rotation, settings = job
+    bots = [make_bot("expert-2026-11")] * 4
+    bots[rotation] = make_bot("expert", **settings)
+    match = Match(seed=deal_set_seed(seed, deal_set))
+    hands: list[dict[str, Any]] = []
+    for _ in range(HANDS_PER_SET):
+        hands.append(play_hand(match, bots, rotation, decision_seeds=(seed, deal_set, rotation)))
+        if match.phase is Phase.MATCH_OVER:
+            break
+        match.next_hand()
+    return hands
+
+
+def play_hand(
+    match: Match, bots: list[Bot], expert_seat: int, decision_seeds: tuple[int, int, int]
+) -> dict[str, Any]:
+    """Play the match's current hand; its record: whether the Expert shot the moon, the
+    hand's real cost to it, its expected cost at its first play with a choice, and its
+    first choice for the moon in the pass and in the play (a :class:`Choice`, or None)."""
+    hand = match.hand_number
+    index = 0
+    searched: list[tuple[int, int, list[list[float]]]] = []
+    scale: MatchCost | None = None
+
+    def decide(seat: int) -> Decision:
+        nonlocal index, scale
+        view = match.view(seat)
+        rng = decision_rng(*decision_seeds, hand, index)
+        index += 1
+        _last.clear()
+        decision = bots[seat].decide(view, rng)
+        if seat == expert_seat:
+            scale = scale or MatchCost.for_view(view)
+            if _last:
+                chosen, by_mode = _last[0]
+                trick = 0 if decision.kind == "pass" else len(view.tricks)
+                searched.append((trick, chosen, by_mode))
+        return decision
+
+    if match.phase is Phase.PASSING:
+        chosen_sets = [decide(seat).cards for seat in range(4)]
+        for seat in range(4):
+            match.confirm_pass(seat, chosen_sets[seat])
+    while match.phase in (Phase.PLAYING, Phase.MOON_CHOICE):
+        turn = match.turn
+        assert turn is not None
+        decision = decide(turn)
+        if decision.kind == "moon":
+            match.choose_moon(turn, "subtract" if decision.moon == "subtract" else "add")
+        else:
+            match.play(decision.cards[0], turn)
+    result = match.results[-1]
+    assert scale is not None
+    real = scale.of_points(result.points)
+    moon = result.shooter == expert_seat
+    record: dict[str, Any] = {"moon": moon, "real": real, "pass": None, "play": None}
+    for trick, chosen, by_mode in searched:
+        modes = by_mode[chosen]
+        choice = Choice(
+            trick,
+            modes[AVOID],
+            modes[SHOOT] if len(modes) > 1 else None,
+            min(costs[AVOID] for costs in by_mode),
+            real,
+            moon,
+        )
+        kind = "pass" if trick == 0 else "play"
+        if kind == "play" and "first_play" not in record:
+            record["first_play"] = min(choice.avoid, choice.shoot or choice.avoid)
+        if record[kind] is None and choice.for_the_moon:
+            record[kind] = choice.__dict__
+    return record
+
+
+def summary(hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures: moons, the choices for the moon by phase and trick, the expected and real
+    costs."""
+
+    def group(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "hands": len(choices),
+            "moons": sum(c["moon"] for c in choices),
+            "expected_shooting": round(statistics.fmean(c["shoot"] for c in choices), 2),
+            "best_avoiding": round(statistics.fmean(c["best_avoid"] for c in choices), 2),
+            "real": round(statistics.fmean(c["real"] for c in choices), 2),
+        }
+
+    firsts = [h for h in hands if "first_play" in h]
+    out: dict[str, Any] = {
+        "hands": len(hands),
+        "moons": sum(h["moon"] for h in hands),
+        "first_play_expected": round(statistics.fmean(h["first_play"] for h in firsts), 2),
+        "first_play_real": round(statistics.fmean(h["real"] for h in firsts), 2),
+    }
+    passes = [h["pass"] for h in hands if h["pass"]]
+    if passes:
+        out["pass_for_the_moon"] = group(passes)
+    plays = [h["play"] for h in hands if h["play"]]
+    if plays:
+        out["play_for_the_moon"] = group(plays)
+        by_trick: dict[str, list[dict[str, Any]]] = {}
+        for c in plays:
+            by_trick.setdefault("1" if c["trick"] == 1 else "2+", []).append(c)
+        out["play_for_the_moon_by_trick"] = {k: group(v) for k, v in sorted(by_trick.items())}
+        by_gain: dict[str, list[dict[str, Any]]] = {}
+        for c in plays:
+            gain = c["best_avoid"] - c["shoot"]
+            band = "0-2" if gain < 2 else "2-5" if gain < 5 else "5-10" if gain < 10 else "10+"
+            by_gain.setdefault(band, []).append(c)
+        out["play_for_the_moon_by_expected_gain"] = {
+            k: group(by_gain[k]) for k in ("0-2", "2-5", "5-10", "10+") if k in by_gain
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deal-sets", type=int, default=13, help="deal sets (16 hands each)")
+    parser.add_argument("--seed", type=int, default=500)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--save", help="write every hand's record to this JSON file")
+    args = parser.parse_args()
+    settings = parse_settings(f"expert.{item}" for item in args.set).get("expert", {})
+    jobs = [(args.seed, d, r, settings) for d in range(args.deal_sets) for r in range(4)]
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers) as pool:
+            units = pool.map(play_unit, jobs)
+    else:
+        units = [play_unit(job) for job in jobs]
+    hands = [hand for unit in units for hand in unit]
+    if args.save:
+        with open(args.save, "w") as file:
+            json.dump(hands, file)
+    print(json.dumps({"seed": args.seed, "settings": settings, **summary(hands)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
