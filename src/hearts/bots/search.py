@@ -52,7 +52,7 @@ class Search:
         bias: tuple[float, ...] = (),
     ) -> None:
         self.margin = margin
-        self.bias = bias + (0.0,) * (modes - len(bias))
+        self.bias = (bias + (0.0,) * modes)[:modes]
         self.sums = [[0.0] * modes for _ in range(candidates)]
         self.weight = [0.0] * candidates
         self.rows: list[tuple[list[int], float, list[list[float]]]] = []
