@@ -120,7 +120,7 @@ def test_passes_the_queen_when_short_in_spades() -> None:
 def test_with_the_wide_pass_the_search_weighs_emptying_a_short_suit() -> None:
     deal = make_deal("QS 3S AH KH 4H 2C 5C 8C 3D 9D JD 7C TS", "", "", "")
     view = Match(seed=0, deal=deal).view(0)
-    small = ExpertBot(pass_samples=8, pass_rounds=1)
+    small = ExpertBot(pass_samples=8, pass_rounds=1, pass_wide=False)
     plain = small.weigh_passes(view, random.Random(0))
     wide = dataclasses.replace(small, pass_wide=True).weigh_passes(view, random.Random(0))
     diamonds = tuple(sorted(cs("3D 9D JD")))

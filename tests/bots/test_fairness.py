@@ -53,6 +53,8 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "model_replies": 3,
         "sharp": True,
         "endgame": 3,
+        "shoot_bias": 5.0,
+        "pass_shoot_bias": 5.0,
         "lead_noise": 0.9,
         "discard_noise": 0.8,
         "pass_noise": 0.7,

@@ -40,10 +40,12 @@ the deals, to be shooting (from its first point, in the share of deals
 :data:`~hearts.bots.moon.MOON_TABLE` gives), so the search sees the moon
 coming and spends a heart to stop it (:mod:`hearts.bots.moon`).
 
-For the pass it shortlists sets of dangerous cards and plays whole sampled
-hands with each (160 deals, then 160 more for the sets still close to the
-best, twice), the other seats passing by the same rules of thumb
-(:mod:`hearts.bots.passing`).  Plays and passes are scored for the match by
+For the pass it shortlists sets of dangerous cards (the rule of thumb's
+three and its near variants, every three of the six most dangerous cards,
+the sets that empty a short suit, the three lowest for a moon) and plays
+whole sampled hands with each (160 deals, then 160 more for the sets still
+close to the best, twice), the other seats passing by the same rules of
+thumb (:mod:`hearts.bots.passing`).  Plays and passes are scored for the match by
 :class:`~hearts.bots.matchcost.MatchCost`, as the coach scores them.
 
 The Expert of November 2026 is kept unchanged as the level
@@ -172,10 +174,11 @@ class ExpertBot(Bot):
     :data:`~hearts.bots.moon.TELL_RANK`) of going for the moon, in the share of deals
     :data:`~hearts.bots.moon.TELL_TABLE` gives, from the first trick and for as long as it could
     still take every penalty card: a hand going for the moon passes its low cards."""
-    pass_wide: bool = False
+    pass_wide: bool = True
     """Pass candidates: besides :func:`~hearts.bots.policy.pass_candidates`' sets, every set of
     three of the six most dangerous cards and the sets that empty a short suit
-    (:func:`~hearts.bots.policy.wide_pass_candidates`)."""
+    (:func:`~hearts.bots.policy.wide_pass_candidates`); the default since December 2026
+    (nine fresh seeds, ``docs/strength.md``).  False: only the usual sets."""
     spread_passes: bool = False
     """In the pass search's deals, each other seat passes one of
     :func:`~hearts.bots.policy.pass_candidates`' sets drawn with
