@@ -25,6 +25,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import statistics
@@ -46,23 +47,27 @@ AVOID, SHOOT = 0, 1
 @dataclass(frozen=True)
 class Choice:
     """One decision of the Expert: the trick it was in (0 for the pass), the chosen option's
-    cost avoiding points and shooting (None where it could not shoot), the best cost of any
-    option avoiding points, and the hand's real cost on the same scale."""
+    expected cost avoiding points and shooting (None where it could not shoot), whether the
+    search chose it for shooting (with ``shoot_bias``, shooting must win by the handicap),
+    the best expected cost of any option avoiding points, the hand's real cost on the same
+    scale, and whether the Expert shot the moon."""
 
     trick: int
     avoid: float
     shoot: float | None
+    for_the_moon: bool
     best_avoid: float
     real: float
     moon: bool
 
     @property
-    def for_the_moon(self) -> bool:
-        return self.shoot is not None and self.shoot < self.avoid
+    def expected(self) -> float:
+        """The chosen option's expected cost, in the way the search chose it for."""
+        return self.shoot if self.for_the_moon and self.shoot is not None else self.avoid
 
 
-_last: list[tuple[int, list[list[float]]]] = []
-"""The costs by mode of the last search (the chosen option's index first)."""
+_last: list[tuple[int, int, list[list[float]]]] = []
+"""The last search: the chosen option's index, its mode, every option's costs by mode."""
 
 
 def _recording(original: Any) -> Any:
@@ -72,7 +77,8 @@ def _recording(original: Any) -> Any:
             [total / self.weight[c] if self.weight[c] > 0 else float("inf") for total in sums]
             for c, sums in enumerate(self.sums)
         ]
-        _last[:] = [(options.index(result.chosen), by_mode)]
+        chosen = options.index(result.chosen)
+        _last[:] = [(chosen, self.cost(chosen)[1], by_mode)]
         return result
 
     return weighed
@@ -104,7 +110,7 @@ def play_hand(
     first choice for the moon in the pass and in the play (a :class:`Choice`, or None)."""
     hand = match.hand_number
     index = 0
-    searched: list[tuple[int, int, list[list[float]]]] = []
+    searched: list[tuple[int, int, int, list[list[float]]]] = []
     scale: MatchCost | None = None
 
     def decide(seat: int) -> Decision:
@@ -117,9 +123,8 @@ def play_hand(
         if seat == expert_seat:
             scale = scale or MatchCost.for_view(view)
             if _last:
-                chosen, by_mode = _last[0]
                 trick = 0 if decision.kind == "pass" else len(view.tricks)
-                searched.append((trick, chosen, by_mode))
+                searched.append((trick, *_last[0]))
         return decision
 
     if match.phase is Phase.PASSING:
@@ -139,21 +144,22 @@ def play_hand(
     real = scale.of_points(result.points)
     moon = result.shooter == expert_seat
     record: dict[str, Any] = {"moon": moon, "real": real, "pass": None, "play": None}
-    for trick, chosen, by_mode in searched:
+    for trick, chosen, mode, by_mode in searched:
         modes = by_mode[chosen]
         choice = Choice(
             trick,
             modes[AVOID],
             modes[SHOOT] if len(modes) > 1 else None,
+            mode == SHOOT,
             min(costs[AVOID] for costs in by_mode),
             real,
             moon,
         )
         kind = "pass" if trick == 0 else "play"
         if kind == "play" and "first_play" not in record:
-            record["first_play"] = min(choice.avoid, choice.shoot or choice.avoid)
+            record["first_play"] = choice.expected
         if record[kind] is None and choice.for_the_moon:
-            record[kind] = choice.__dict__
+            record[kind] = dataclasses.asdict(choice)
     return record
 
 
