@@ -237,7 +237,7 @@ class ExpertBot(Bot):
     shoot_bias: float = 0.0
     """Points added to what shooting the moon costs us in a play's search (the best mode of
     a card is then shooting only if it beats avoiding points by more than this): the
-    playouts' defenders wake up late, so they flatter our moons; 0: no handicap."""
+    playouts flatter our moons (``benchmarks/moon_calibration.py``); 0: no handicap."""
     pass_shoot_bias: float = 0.0
     """``shoot_bias`` for the pass search's moon."""
     shoot_prior: float = 0.0
