@@ -28,15 +28,18 @@ import argparse
 import dataclasses
 import json
 import multiprocessing
+import random
 import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from hearts.arena import deal_set_seed, decision_rng, parse_settings
-from hearts.bots import Bot, Decision, make_bot, search
+from hearts import arena
+from hearts.arena import HandOutcome, Unit, parse_settings
+from hearts.bots import Decision, make_bot, search
+from hearts.bots.expert import ExpertBot
 from hearts.bots.matchcost import MatchCost
 from hearts.bots.search import Weighed
-from hearts.match import Match, Phase
+from hearts.view import SeatView
 
 HANDS_PER_SET = 4
 """A deal set is one pass cycle, as in the arena's hands mode."""
@@ -87,64 +90,59 @@ def _recording(original: Any) -> Any:
 search.Search.weighed = _recording(search.Search.weighed)  # type: ignore[method-assign]
 
 
-def play_unit(job: tuple[int, int, int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """One deal set in one rotation: each hand's record (:func:`play_hand`)."""
-    seed, deal_set, rotation, settings = job
-    bots = [make_bot("expert-2026-11")] * 4
-    bots[rotation] = make_bot("expert", **settings)
-    match = Match(seed=deal_set_seed(seed, deal_set))
-    hands: list[dict[str, Any]] = []
-    for _ in range(HANDS_PER_SET):
-        hands.append(play_hand(match, bots, rotation, decision_seeds=(seed, deal_set, rotation)))
-        if match.phase is Phase.MATCH_OVER:
-            break
-        match.next_hand()
-    return hands
+@dataclass(frozen=True)
+class RecordingExpert(ExpertBot):
+    """The Expert, noting for each of its decisions the hand, the trick (0 for the pass), the
+    scale the hand is costed on and what its search weighed (:data:`_last`, if it searched)."""
 
+    @property
+    def level(self) -> str:
+        return "expert"
 
-def play_hand(
-    match: Match, bots: list[Bot], expert_seat: int, decision_seeds: tuple[int, int, int]
-) -> dict[str, Any]:
-    """Play the match's current hand; its record: whether the Expert shot the moon, the
-    hand's real cost to it, its expected cost at its first play with a choice, and its
-    first choice for the moon in the pass and in the play (a :class:`Choice`, or None)."""
-    hand = match.hand_number
-    index = 0
-    searched: list[tuple[int, int, int, list[list[float]]]] = []
-    scale: MatchCost | None = None
-
-    def decide(seat: int) -> Decision:
-        nonlocal index, scale
-        view = match.view(seat)
-        rng = decision_rng(*decision_seeds, hand, index)
-        index += 1
+    def decide(self, view: SeatView, rng: random.Random) -> Decision:
         _last.clear()
-        decision = bots[seat].decide(view, rng)
-        if seat == expert_seat:
-            scale = scale or MatchCost.for_view(view)
-            if _last:
-                trick = 0 if decision.kind == "pass" else len(view.tricks)
-                searched.append((trick, *_last[0]))
+        decision = super().decide(view, rng)
+        trick = 0 if decision.kind == "pass" else len(view.tricks)
+        _decisions.append((view.hand_number, trick, MatchCost.for_view(view), list(_last)))
         return decision
 
-    if match.phase is Phase.PASSING:
-        chosen_sets = [decide(seat).cards for seat in range(4)]
-        for seat in range(4):
-            match.confirm_pass(seat, chosen_sets[seat])
-    while match.phase in (Phase.PLAYING, Phase.MOON_CHOICE):
-        turn = match.turn
-        assert turn is not None
-        decision = decide(turn)
-        if decision.kind == "moon":
-            match.choose_moon(turn, "subtract" if decision.moon == "subtract" else "add")
-        else:
-            match.play(decision.cards[0], turn)
-    result = match.results[-1]
-    assert scale is not None
-    real = scale.of_points(result.points)
-    moon = result.shooter == expert_seat
+
+_decisions: list[tuple[int, int, MatchCost, list[tuple[int, int, list[list[float]]]]]] = []
+"""The Expert's decisions in the unit being played (:class:`RecordingExpert`)."""
+
+
+def play_unit(job: tuple[int, int, int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One deal set in one rotation, played by :func:`hearts.arena.play_unit` (the Expert is
+    entrant 0, so it sits at the rotation's seat): each hand's record (:func:`hand_record`)."""
+    seed, deal_set, rotation, settings = job
+    frozen = make_bot("expert-2026-11")
+    entrants = (RecordingExpert(**settings), frozen, frozen, frozen)
+    _decisions.clear()
+    result = arena.play_unit(Unit(seed, deal_set, rotation, entrants, HANDS_PER_SET))
+    by_hand: dict[int, list[tuple[int, MatchCost, list[tuple[int, int, list[list[float]]]]]]] = {}
+    for hand, trick, scale, searched in _decisions:
+        by_hand.setdefault(hand, []).append((trick, scale, searched))
+    return [
+        hand_record(outcome, rotation, decisions)
+        for outcome, decisions in zip(result.hands, by_hand.values(), strict=True)
+    ]
+
+
+def hand_record(
+    outcome: HandOutcome,
+    expert_seat: int,
+    decisions: list[tuple[int, MatchCost, list[tuple[int, int, list[list[float]]]]]],
+) -> dict[str, Any]:
+    """A hand's record: whether the Expert shot the moon, the hand's real cost to it (on the
+    scale of its first decision), its expected cost at its first play with a choice, and its
+    first choice for the moon in the pass and in the play (a :class:`Choice`, or None)."""
+    real = decisions[0][1].of_points(outcome.points)
+    moon = outcome.shooter == expert_seat
     record: dict[str, Any] = {"moon": moon, "real": real, "pass": None, "play": None}
-    for trick, chosen, mode, by_mode in searched:
+    for trick, _, searched in decisions:
+        if not searched:
+            continue
+        chosen, mode, by_mode = searched[0]
         modes = by_mode[chosen]
         choice = Choice(
             trick,
