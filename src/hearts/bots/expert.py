@@ -179,6 +179,10 @@ class ExpertBot(Bot):
     three of the six most dangerous cards and the sets that empty a short suit
     (:func:`~hearts.bots.policy.wide_pass_candidates`); the default since December 2026
     (nine fresh seeds, ``docs/strength.md``).  False: only the usual sets."""
+    pass_moon: bool = False
+    """Pass candidates: also the sets of :func:`~hearts.bots.policy.moon_pass_candidates`, made
+    for a hand going for the moon (its lowest cards, its lowest hearts, a short suit of low
+    cards emptied); False: not those."""
     spread_passes: bool = False
     """In the pass search's deals, each other seat passes one of
     :func:`~hearts.bots.policy.pass_candidates`' sets drawn with

@@ -41,6 +41,8 @@ class PassSettings(Protocol):
     @property
     def pass_wide(self) -> bool: ...
     @property
+    def pass_moon(self) -> bool: ...
+    @property
     def spread_passes(self) -> bool: ...
     @property
     def pass_shoot_check(self) -> bool: ...
@@ -63,6 +65,8 @@ def weigh_passes(
     candidates = (
         policy.wide_pass_candidates(hand) if settings.pass_wide else policy.pass_candidates(hand)
     )
+    if settings.pass_moon:
+        candidates = list(dict.fromkeys(candidates + policy.moon_pass_candidates(hand)))
     scorer = MatchCost.for_view(view)
     seat = view.seat
     unseen = ALL_CARDS_MASK & ~hand

@@ -429,3 +429,34 @@ def wide_pass_candidates(hand: int) -> list[int]:
             cards |= 1 << card
         candidates.append(cards)
     return list(dict.fromkeys(candidates))
+
+
+MOON_VOID_BELOW: Final = 10
+"""A short suit is emptied for a moon only if every card of it ranks below this (the queen)."""
+
+
+def moon_pass_candidates(hand: int) -> list[int]:
+    """Sets for a hand going for the moon, which keeps its high cards and passes low ones:
+    the three lowest cards (low hearts first among equals), the three lowest hearts, and
+    each set that empties a short suit of low cards (three cards or fewer, all below the
+    queen), the lowest other cards making up the three."""
+
+    def low_first(card: int) -> tuple[int, bool, int]:
+        suit = card // 13
+        return card % 13, suit != HEARTS, (hand & SUIT_MASK[suit]).bit_count()
+
+    ranked = sorted((card for card in range(52) if hand >> card & 1), key=low_first)
+    candidates = [sum(1 << card for card in ranked[:3])]
+    hearts = [card for card in ranked if card // 13 == HEARTS]
+    if len(hearts) >= 3:
+        candidates.append(sum(1 << card for card in hearts[:3]))
+    for suit_mask in SUIT_MASK:
+        cards = hand & suit_mask
+        if not 0 < cards.bit_count() <= 3 or (cards.bit_length() - 1) % 13 >= MOON_VOID_BELOW:
+            continue
+        for card in ranked:
+            if cards.bit_count() == 3:
+                break
+            cards |= 1 << card
+        candidates.append(cards)
+    return list(dict.fromkeys(candidates))
