@@ -131,6 +131,19 @@ def test_with_the_wide_pass_the_search_weighs_emptying_a_short_suit() -> None:
     assert wide.costs[: len(plain.costs)] == plain.costs
 
 
+def test_with_the_moon_pass_the_search_weighs_passing_low_cards() -> None:
+    deal = make_deal("AH KH QH 2H 3H AS KS QS 4S 2C 7C 5D AD", "", "", "")
+    view = Match(seed=0, deal=deal).view(0)
+    small = ExpertBot(pass_samples=8, pass_rounds=1)
+    wide = small.weigh_passes(view, random.Random(0))
+    moon = dataclasses.replace(small, pass_moon=True).weigh_passes(view, random.Random(0))
+    low_hearts = tuple(sorted(cs("2H 3H QH")))
+    assert low_hearts not in wide.options
+    assert low_hearts in moon.options
+    assert moon.options[: len(wide.options)] == wide.options
+    assert moon.costs[: len(wide.costs)] == wide.costs
+
+
 def test_points_to_the_leader_count_for_more() -> None:
     match = Match(seed=0)
     view = match.view(0)

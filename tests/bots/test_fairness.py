@@ -45,6 +45,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "pass_shoot_check": True,
         "pass_tell": True,
         "pass_wide": True,
+        "pass_moon": True,
         "spread_passes": True,
         "lookahead": 1,
         "moon_lookahead": 2,

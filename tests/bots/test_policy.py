@@ -158,6 +158,20 @@ def test_a_short_suit_is_made_up_to_three_with_the_most_dangerous_cards() -> Non
     assert wide.count(mask("9D AH 2C")) == 1
 
 
+def test_the_moon_pass_sets_keep_the_high_cards() -> None:
+    # Four hearts, the lowest two of them among the three lowest cards; clubs (two low
+    # cards) and diamonds (one) are short suits of low cards, spades hold the queen.
+    hand = mask("AH KH QH 2H 3H AS KS QS 4S 2C 7C 5D AD")
+    sets = policy.moon_pass_candidates(hand)
+    assert sets[0] == mask("2H 2C 3H")  # the lowest three, a heart first among equals
+    assert sets[1] == mask("2H 3H QH")  # the three lowest hearts
+    # Clubs emptied, the lowest other card making up three; diamonds hold the ace, so
+    # emptying them is not a moon's pass, and neither is emptying spades.
+    assert mask("2C 7C 2H") in sets
+    assert len(sets) == 3
+    assert all(candidate & ~hand == 0 and candidate.bit_count() == 3 for candidate in sets)
+
+
 def test_a_drawn_pass_is_one_of_the_candidates_about_as_often_as_the_shares_say() -> None:
     hand = mask("QS 3S AH KH 4H 2C 5C 8C 3D 9D JD 7C TS")
     candidates = policy.pass_candidates(hand)
