@@ -411,6 +411,15 @@ def drawn_pass(hand: int, rng: random.Random) -> int:
     return candidates[-1]
 
 
+def _made_up_to_three(cards: int, ranked: list[int]) -> int:
+    """The set ``cards`` (three cards or fewer) made up to three with the first of ``ranked``."""
+    for card in ranked:
+        if cards.bit_count() == 3:
+            break
+        cards |= 1 << card
+    return cards
+
+
 def wide_pass_candidates(hand: int) -> list[int]:
     """:func:`pass_candidates` first, then every other set of three of the six most dangerous
     cards, then each set that empties a short club, diamond or heart suit (three cards or
@@ -423,11 +432,7 @@ def wide_pass_candidates(hand: int) -> list[int]:
         cards = hand & SUIT_MASK[suit]
         if not 0 < cards.bit_count() <= 3:
             continue
-        for card in ranked:
-            if cards.bit_count() == 3:
-                break
-            cards |= 1 << card
-        candidates.append(cards)
+        candidates.append(_made_up_to_three(cards, ranked))
     return list(dict.fromkeys(candidates))
 
 
@@ -454,9 +459,5 @@ def moon_pass_candidates(hand: int) -> list[int]:
         cards = hand & suit_mask
         if not 0 < cards.bit_count() <= 3 or (cards.bit_length() - 1) % 13 >= MOON_VOID_BELOW:
             continue
-        for card in ranked:
-            if cards.bit_count() == 3:
-                break
-            cards |= 1 << card
-        candidates.append(cards)
+        candidates.append(_made_up_to_three(cards, ranked))
     return list(dict.fromkeys(candidates))
