@@ -182,7 +182,8 @@ class ExpertBot(Bot):
     pass_moon: bool = False
     """Pass candidates: also the sets of :func:`~hearts.bots.policy.moon_pass_candidates`, made
     for a hand going for the moon (its lowest cards, its lowest hearts, a short suit of low
-    cards emptied); False: not those."""
+    cards emptied); False: not those.  More moons, no gain established (three seeds,
+    ``docs/strength.md``)."""
     spread_passes: bool = False
     """In the pass search's deals, each other seat passes one of
     :func:`~hearts.bots.policy.pass_candidates`' sets drawn with
