@@ -159,14 +159,14 @@ def test_a_short_suit_is_made_up_to_three_with_the_most_dangerous_cards() -> Non
 
 
 def test_the_moon_pass_sets_keep_the_high_cards() -> None:
-    # Four hearts, the lowest two of them among the three lowest cards; clubs (two low
-    # cards) and diamonds (one) are short suits of low cards, spades hold the queen.
+    # Five hearts, the lowest two of them among the three lowest cards; clubs are a short
+    # suit of low cards, diamonds a short suit with the ace, spades four cards.
     hand = mask("AH KH QH 2H 3H AS KS QS 4S 2C 7C 5D AD")
     sets = policy.moon_pass_candidates(hand)
     assert sets[0] == mask("2H 2C 3H")  # the lowest three, a heart first among equals
     assert sets[1] == mask("2H 3H QH")  # the three lowest hearts
-    # Clubs emptied, the lowest other card making up three; diamonds hold the ace, so
-    # emptying them is not a moon's pass, and neither is emptying spades.
+    # Clubs emptied, the lowest other card making up three; emptying the diamonds would
+    # pass the ace, which is not a moon's pass.
     assert mask("2C 7C 2H") in sets
     assert len(sets) == 3
     assert all(candidate & ~hand == 0 and candidate.bit_count() == 3 for candidate in sets)
