@@ -320,6 +320,23 @@ def test_the_shoot_bias_raises_only_the_costs_that_came_from_shooting() -> None:
     assert biased.costs != plain.costs
 
 
+def test_the_late_shoot_bias_counts_only_once_a_trick_has_been_played() -> None:
+    def weighed(view: SeatView, **settings: float) -> tuple[float, ...]:
+        return ExpertBot(samples=40, pool=200, **settings).weigh_plays(view, random.Random(0)).costs
+
+    # Trick 3 of match 11: once a trick has been played, the late handicap adds to the flat one.
+    late = [v for v in south_decisions(lambda v: searchable(v) and moon.may_shoot(v))][2]
+    assert weighed(late, late_shoot_bias=4.0) == weighed(late, shoot_bias=4.0)
+    assert weighed(late, shoot_bias=1.0, late_shoot_bias=3.0) == weighed(late, shoot_bias=4.0)
+    assert weighed(late, late_shoot_bias=4.0) != weighed(late)
+    # In the first trick it adds nothing: a strong hand following the two of clubs.
+    deal = make_deal("AC QC 9C AH KH QH 5H 3H AS KS 4S AD 7D", "", "", "2C")
+    first = position(deal, "2C").view(0)
+    assert searchable(first) and moon.may_shoot(first)
+    assert weighed(first, late_shoot_bias=4.0) == weighed(first)
+    assert weighed(first, shoot_bias=4.0) != weighed(first)
+
+
 def test_the_pass_shoot_bias_raises_only_the_costs_that_came_from_shooting() -> None:
     deal = make_deal("AH KH QH JH TH 9H 8H 7H AS KS QS AC AD", "", "", "")
     view = Match(STANDARD, seed=0, deal=deal).view(0)

@@ -55,6 +55,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "sharp": True,
         "endgame": 3,
         "shoot_bias": 5.0,
+        "late_shoot_bias": 5.0,
         "pass_shoot_bias": 5.0,
         "lead_noise": 0.9,
         "discard_noise": 0.8,

@@ -243,6 +243,10 @@ class ExpertBot(Bot):
     """Points added to what shooting the moon costs us in a play's search (the best mode of
     a card is then shooting only if it beats avoiding points by more than this): the
     playouts flatter our moons (``benchmarks/moon_calibration.py``); 0: no handicap."""
+    late_shoot_bias: float = 0.0
+    """Points added to ``shoot_bias`` once a trick has been played: the search's moons tried
+    after the first trick came off 3 times in 43, where those tried in it came off 9 times
+    in 26 (``docs/strength.md``, the twenty-sixth session); 0: no extra handicap."""
     pass_shoot_bias: float = 0.0
     """``shoot_bias`` for the pass search's moon."""
     shoot_prior: float = 0.0
@@ -285,7 +289,7 @@ class ExpertBot(Bot):
         my_modes = [policy.AVOID]
         if moon.may_shoot(view):
             my_modes.append(policy.SHOOT)
-        search = Search(len(cards), len(my_modes), self.tie_margin, (0.0, self.shoot_bias))
+        search = Search(len(cards), len(my_modes), self.tie_margin, (0.0, self._shoot_bias(view)))
         solving = view.hand.mask.bit_count() <= self.endgame
         replies = 0b1111 ^ (1 << seat) if self.replies else 0  # a mask of the opponents
         evidence = self.evidence(view, first)
@@ -407,6 +411,12 @@ class ExpertBot(Bot):
             model=playmodel.shipped() if self.model_replies else None,
             drawn=self.model_replies,
         )
+
+    def _shoot_bias(self, view: SeatView) -> float:
+        """The handicap on our own moon in a play's search, by how far the hand has gone."""
+        if any(trick.winner is not None for trick in view.tricks):
+            return self.shoot_bias + self.late_shoot_bias
+        return self.shoot_bias
 
     def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
