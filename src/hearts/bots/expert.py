@@ -246,7 +246,9 @@ class ExpertBot(Bot):
     late_shoot_bias: float = 0.0
     """Points added to ``shoot_bias`` once a trick has been played: the search's moons tried
     after the first trick came off 3 times in 43, where those tried in it came off 9 times
-    in 26 (``docs/strength.md``, the twenty-sixth session); 0: no extra handicap."""
+    in 26 (``docs/strength.md``, the twenty-sixth session); 0: no extra handicap.  At 10 it
+    cost the Expert a tenth of its moons and gained nothing (four seeds, the twenty-ninth
+    session)."""
     pass_shoot_bias: float = 0.0
     """``shoot_bias`` for the pass search's moon."""
     shoot_prior: float = 0.0
