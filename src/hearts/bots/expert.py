@@ -212,8 +212,8 @@ class ExpertBot(Bot):
     of least weighted cost over the group, each card finished by the policy; in a smaller
     group the policy plays it.  Unlike ``lookahead``, the choice cannot depend on cards we
     would not see.  0: off (the policy plays our cards, but where a lookahead is set).  At 3
-    it moved the Expert by a tenth of a point or less over ten seeds, nothing established
-    (``docs/strength.md``, the eighteenth and thirtieth sessions)."""
+    it moved the Expert by −0.114 over ten seeds and −0.052 over the four on today's default,
+    nothing established (``docs/strength.md``, the eighteenth and thirtieth sessions)."""
     replies: bool = False
     """In each deal's playouts of a play decision, each opponent's next choice is made by trying
     every distinct legal card of its own, each finished by the policy, and keeping the one that
