@@ -542,12 +542,15 @@ def test_the_likelihood_replays_only_what_differs_between_deals(
 ) -> None:
     # The evidence keeps the state before each opponent's play from one deal and puts
     # in each other deal's cards of the player: the same weights as replaying the hand,
-    # with the noise of a lead, a follow or a discard as the deal has it.
+    # with the noise of a lead, a follow or a discard as the deal has it.  A play's chance,
+    # once worked out, is kept for the deals that give the player the same choice: weighed
+    # in the other order, the deals keep their weights.
     bot = ExpertBot(play_noise=follow, lead_noise=lead, discard_noise=discard)
     compared = 0
     for view, deals in weighed_positions(21, 5):
         weights = bot.deal_weights(view, deals)
         assert len(weights) == len(deals)
+        assert bot.deal_weights(view, deals[::-1]) == weights[::-1]
         for world, weight in zip(deals, weights, strict=True):
             expected = replayed_likelihood(view, world, lead, follow, discard)
             assert weight == pytest.approx(expected, rel=1e-12)

@@ -53,7 +53,9 @@ class Evidence:
     """For each play in ``plays``: the suits each seat was known to lack just before it (bit
     ``4 * seat + suit``, as :func:`hearts.bots.playmodel.features` takes them)."""
     cache: dict[tuple[int, int], float] = field(default_factory=dict, compare=False)
-    """Chances of plays already worked out, by (play, the player's cards that decide it)."""
+    """Chances of plays avoiding points already worked out, by (play, the player's cards that
+    decide it): with the model, the cards of the suit led (all its cards if it did not
+    follow); else the legal cards, and above them the spade honours it held."""
     card_scores: playmodel.Memo = field(default_factory=dict, compare=False)
     """The learned model's scores of cards already worked out (see
     :meth:`hearts.bots.playmodel.PlayModel.scores`)."""
@@ -108,8 +110,14 @@ class Evidence:
                     cache[key] = known
                 avoid[who] *= known
             else:
-                expected = policy.choose(before, legal, policy.AVOID, threat)
-                avoid[who] *= chance + (1 - noise[count] if expected == card else 0.0)
+                # The policy's card depends on the legal cards and, for a lead, on whether
+                # the player holds the queen or a higher spade: the same in many deals.
+                key = (index, legal | (hand & _SPADE_HONOURS) << 52)
+                known = cache.get(key)
+                if known is None:
+                    expected = policy.choose(before, legal, policy.AVOID, threat)
+                    known = cache[key] = chance + (1 - noise[count] if expected == card else 0.0)
+                avoid[who] *= known
             if prior > 0:
                 expected = policy.choose(before, legal, policy.SHOOT, threat)
                 shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
@@ -188,6 +196,9 @@ class Evidence:
             **pass_evidence(view, pass_noise),
         )
 
+
+_SPADE_HONOURS: Final = policy.QS_BIT | policy.HIGH_SPADES
+"""The cards besides the legal ones that the policy's lead depends on (:func:`policy.choose`)."""
 
 ANY_THREE: Final = math.comb(13, 3)
 """The number of ways to pass three cards of thirteen."""
