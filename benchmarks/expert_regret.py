@@ -62,11 +62,8 @@ def regret_of(
     return total / count, count, wrong, (time.process_time() - started) / count
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("kind", choices=["plays", "passes"])
-    parser.add_argument("--positions", type=int, default=160)
-    parser.add_argument("--seed", type=int, default=77)
+def add_settings_argument(parser: argparse.ArgumentParser) -> None:
+    """``--set``: Expert settings to measure besides the default."""
     parser.add_argument(
         "--set",
         action="append",
@@ -75,6 +72,28 @@ def main() -> None:
         help="a setting to compare with the default (repeat; each --set is one more setting "
         "measured, several names joined with commas are measured together)",
     )
+
+
+def experts(specs: list[str]) -> list[tuple[dict[str, Any], ExpertBot]]:
+    """The default Expert, then one for each ``--set`` given, with its settings."""
+    found = []
+    for spec in ["", *specs]:
+        settings: dict[str, Any] = {}
+        for pair in filter(None, spec.split(",")):
+            name, value = pair.split("=", 1)
+            settings[name] = json.loads(value)
+        bot = make_bot("expert", **settings)
+        assert isinstance(bot, ExpertBot)
+        found.append((settings, bot))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kind", choices=["plays", "passes"])
+    parser.add_argument("--positions", type=int, default=160)
+    parser.add_argument("--seed", type=int, default=77)
+    add_settings_argument(parser)
     args = parser.parse_args()
     views = [
         view
@@ -97,13 +116,7 @@ def main() -> None:
         f"{len(golds)} {args.kind} positions with a choice, gold {GOLD[args.kind]}: "
         f"{time.process_time() - started:.0f} s CPU"
     )
-    for spec in ["", *args.set]:
-        settings: dict[str, Any] = {}
-        for pair in filter(None, spec.split(",")):
-            name, value = pair.split("=", 1)
-            settings[name] = json.loads(value)
-        bot = make_bot("expert", **settings)
-        assert isinstance(bot, ExpertBot)
+    for settings, bot in experts(args.set):
         regret, count, wrong, cpu = regret_of(bot, args.kind, golds)
         print(
             f"expert {settings or '(defaults)'}: regret {regret:.3f} points per decision over "

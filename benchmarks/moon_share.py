@@ -21,12 +21,10 @@ Example::
 from __future__ import annotations
 
 import argparse
-import json
 import random
-from typing import Any
 
 from expert_decisions import positions
-from hearts.bots import make_bot
+from expert_regret import add_settings_argument, experts
 from hearts.bots.expert import ExpertBot
 from hearts.bots.knowledge import Knowledge, sample_hidden
 from hearts.bots.search import resample
@@ -72,27 +70,14 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=8)
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--seed", type=int, default=77)
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="Expert settings measured besides the default (repeat; names joined with commas "
-        "are measured together)",
-    )
+    add_settings_argument(parser)
     args = parser.parse_args()
     views = [
         view
         for view in positions("expert-2026-11", args.matches, args.hands, args.seed)
         if view.phase is not Phase.PASSING and view.legal.mask & (view.legal.mask - 1)
     ]
-    for spec in ["", *args.set]:
-        settings: dict[str, Any] = {}
-        for pair in filter(None, spec.split(",")):
-            name, value = pair.split("=", 1)
-            settings[name] = json.loads(value)
-        bot = make_bot("expert", **settings)
-        assert isinstance(bot, ExpertBot)
+    for settings, bot in experts(args.set):
         count, intended, actual, distinct = shares(bot, views)
         print(
             f"expert {settings or '(defaults)'}: {count} plays with a suspect; share meant "
