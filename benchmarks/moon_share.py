@@ -9,7 +9,8 @@ as weight, so fewer than ``samples`` distinct deals are played out.  This
 prints, over every play position with a suspect (from whole hands among
 four ``expert-2026-11``, as ``expert_decisions.py`` deals them), the share the
 table intends, the share of the drawn weight that is in fact played as
-shooting, and how many distinct deals are drawn.  It repeats the first round
+shooting (``moon_by_weight=true`` places the deals by weight), and how many
+distinct deals are drawn.  It repeats the first round
 of :meth:`~hearts.bots.expert.ExpertBot.weigh_plays` up to the playouts, and
 plays none.
 
@@ -25,7 +26,7 @@ import random
 
 from expert_decisions import positions
 from expert_regret import add_settings_argument, experts
-from hearts.bots.expert import ExpertBot
+from hearts.bots.expert import ExpertBot, moon_places
 from hearts.bots.knowledge import Knowledge, sample_hidden
 from hearts.bots.search import resample
 from hearts.match import Phase
@@ -50,11 +51,9 @@ def shares(bot: ExpertBot, views: list[SeatView]) -> tuple[int, float, float, fl
         drawn, weights, _ = resample(
             worlds, [w for w, _ in weighed], [s for _, s in weighed], bot.samples, rng
         )
-        # As the first round places them: a deal's share is its place among ``samples``.
+        places = moon_places(weights, bot.samples, 0, bot.moon_by_weight)
         shooting = sum(
-            weight
-            for place, weight in enumerate(weights)
-            if (place + 0.5) / bot.samples < suspicion
+            weight for place, weight in zip(places, weights, strict=True) if place < suspicion
         )
         intended += suspicion
         actual += shooting / sum(weights)

@@ -68,7 +68,8 @@ def test_discards_the_queen_when_void() -> None:
     assert expert_play(match) == "QS"
 
 
-def test_takes_a_point_to_stop_a_moon() -> None:
+@pytest.mark.parametrize("settings", [{}, {"moon_by_weight": True}])
+def test_takes_a_point_to_stop_a_moon(settings: dict[str, Any]) -> None:
     deal = make_deal(
         "AD 2D 3D 4D 5D 6D 2S 3S 4S 5S 6H 7H 8H",
         "QS AS KS AC KC QC JD AH KH QH JH TH 9H",
@@ -82,7 +83,30 @@ def test_takes_a_point_to_stop_a_moon() -> None:
     view = match.view(0)
     assert view.points_taken == (0, 13, 0, 0)
     # Ducking lets West run six top hearts for the moon; the ace costs one point.
-    assert expert_play(match) == "AD"
+    decision = ExpertBot(**settings).decide(view, random.Random(0))
+    assert texts(decision.cards) == "AD"
+
+
+def test_placed_by_weight_a_suspect_shoots_in_the_tables_share_of_the_weight() -> None:
+    rng = random.Random(3)
+    # Counts of a resampled round: a few deals drawn many times, most once.
+    weights = [float(rng.choice((1, 1, 1, 2, 5))) for _ in range(90)]
+    total = sum(weights)
+    by_place = expert_module.moon_places(weights, 150, 0, False)
+    by_weight = expert_module.moon_places(weights, 150, 0, True)
+    assert by_place == [(index + 0.5) / 150 for index in range(90)]
+    assert by_weight == sorted(by_weight) and by_weight[0] > 0 and by_weight[-1] < 1
+    for share in (0.1, 0.25, 0.4, 0.75):
+        placed = sum(w for p, w in zip(by_place, weights, strict=True) if p < share) / total
+        weighed = sum(w for p, w in zip(by_weight, weights, strict=True) if p < share) / total
+        # By place, 90 deals of 150 hold more than their share; by weight, the share exactly
+        # (to within the deal astride it).
+        assert placed > share + 0.05
+        assert abs(weighed - share) <= max(weights) / total
+    # Later rounds are interleaved either way.
+    assert expert_module.moon_places(weights[:5], 150, 150, True) == [
+        (index * 0.618034) % 1.0 for index in range(150, 155)
+    ]
 
 
 def test_shoots_the_moon_with_a_hand_of_winners() -> None:

@@ -126,6 +126,12 @@ class ExpertBot(Bot):
     penalty card won so far from the first point, in the share of deals
     :data:`~hearts.bots.moon.MOON_TABLE` gives for its points and the tricks played (how often
     ``expert-2026-11`` players went on to shoot)."""
+    moon_by_weight: bool = False
+    """A suspected shooter is played as shooting in the deals of the first round that come
+    first by their share of the drawn weight, so that it shoots in the share of the weight
+    the table gives (:func:`moon_places`); False: in the deals that come first by their
+    place among ``samples``, which gives it more, as deals drawn more than once are played
+    once (``benchmarks/moon_share.py``: 56% of the weight where the table means 40%)."""
     moon_scale: float = 1.0
     """With ``moon_table``: the table's shares are multiplied by this (capped at 1); below 1,
     a suspect is played as shooting in fewer deals than it went on to shoot."""
@@ -334,16 +340,9 @@ class ExpertBot(Bot):
                 worlds, weights, shooters = resample(worlds, weights, shooters, batch, rng)
             active = search.active()
             rows: list[list[list[float | Fork]]] = []
+            places = moon_places(weights, self.samples, done, self.moon_by_weight)
             for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
-                # The first round places the suspected shooter's deals exactly as the
-                # frozen Expert did (its first ``moon_suspicion`` share of them);
-                # later rounds interleave them.
-                index = done + offset
-                share = (
-                    (index + 0.5) / self.samples
-                    if index < self.samples
-                    else ((index * 0.618034) % 1.0)
-                )
+                share = places[offset]
                 row: list[list[float | Fork]] = []
                 rows.append(row)
                 if solving:
@@ -479,6 +478,29 @@ class ExpertBot(Bot):
         """The pass search's candidate sets, their costs and the set chosen
         (:mod:`hearts.bots.passing`)."""
         return passing.weigh_passes(self, view, rng)
+
+
+def moon_places(weights: list[float], samples: int, done: int, by_weight: bool) -> list[float]:
+    """Where in [0, 1) each deal of a round falls (``weights``, by deal; ``done`` deals came in
+    earlier rounds): a suspect shoots in the deals that fall below its share.
+
+    The first round places the deals in order, as the frozen Expert did: by their place among
+    ``samples`` (its first ``moon_suspicion`` share of them) or, ``by_weight``, by the middle of
+    each deal's stretch of the round's weight, so that the deals below a share hold that share
+    of the weight.  Later rounds interleave them.
+    """
+    if done == 0 and by_weight:
+        total = sum(weights)
+        if total > 0:
+            places, running = [], 0.0
+            for weight in weights:
+                places.append((running + weight / 2) / total)
+                running += weight
+            return places
+    return [
+        (index + 0.5) / samples if index < samples else ((index * 0.618034) % 1.0)
+        for index in range(done, done + len(weights))
+    ]
 
 
 def _fallback_state(view: SeatView) -> HandState:
