@@ -484,10 +484,10 @@ def moon_places(weights: list[float], samples: int, done: int, by_weight: bool) 
     """Where in [0, 1) each deal of a round falls (``weights``, by deal; ``done`` deals came in
     earlier rounds): a suspect shoots in the deals that fall below its share.
 
-    The first round places the deals in order, as the frozen Expert did: by their place among
-    ``samples`` (its first ``moon_suspicion`` share of them) or, ``by_weight``, by the middle of
-    each deal's stretch of the round's weight, so that the deals below a share hold that share
-    of the weight.  Later rounds interleave them.
+    The first round places the deals in order: by their place among ``samples``, as the frozen
+    Expert did (its first ``moon_suspicion`` share of them), or, ``by_weight``, by the middle
+    of each deal's stretch of the round's weight, so that the deals below a share hold that
+    share of the weight.  Later rounds interleave them.
     """
     if done == 0 and by_weight:
         total = sum(weights)
