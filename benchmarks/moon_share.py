@@ -39,7 +39,7 @@ def shares(bot: ExpertBot, views: list[SeatView]) -> tuple[int, float, float, fl
     intended = actual = distinct = 0.0
     count = 0
     for index, view in enumerate(views):
-        _, suspicion = bot._suspicion(view)
+        _, suspicion = bot.suspicion(view)
         if suspicion <= 0:
             continue
         rng = random.Random(index)

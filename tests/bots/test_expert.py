@@ -635,18 +635,18 @@ def test_the_moon_table_suspects_from_the_first_point() -> None:
     )
     # North (seat 0) wins the clubs and the diamonds without a point: nobody is suspected.
     match = position(deal, "2C 6C TC AC AD 2D 6D TD")
-    assert ExpertBot()._suspicion(match.view(1)) == (None, 0.0)
+    assert ExpertBot().suspicion(match.view(1)) == (None, 0.0)
     # Then the spades, with the queen: 13 points after three tricks.
     match = position(deal, "2C 6C TC AC AD 2D 6D TD AS 2S 6S QS")
     view = match.view(1)
-    assert ExpertBot()._suspicion(view) == (0, moon.MOON_TABLE[2][0])
+    assert ExpertBot().suspicion(view) == (0, moon.MOON_TABLE[2][0])
     # Scaled, in fewer (or more) of the deals, never in more than all of them.
-    assert ExpertBot(moon_scale=0.5)._suspicion(view) == (0, moon.MOON_TABLE[2][0] * 0.5)
-    assert ExpertBot(moon_scale=5.0)._suspicion(view) == (0, 1.0)
+    assert ExpertBot(moon_scale=0.5).suspicion(view) == (0, moon.MOON_TABLE[2][0] * 0.5)
+    assert ExpertBot(moon_scale=5.0).suspicion(view) == (0, 1.0)
     # Without the table: from 8 points, in half of the deals, whatever the trick.
     table_off = ExpertBot(moon_table=False)
-    assert table_off._suspicion(view) == (0, 0.5)
-    assert dataclasses.replace(table_off, suspicion_points=14)._suspicion(view) == (None, 0.5)
+    assert table_off.suspicion(view) == (0, 0.5)
+    assert dataclasses.replace(table_off, suspicion_points=14).suspicion(view) == (None, 0.5)
 
 
 def test_a_seat_may_shoot_only_while_nobody_else_has_won_a_penalty_card() -> None:
@@ -727,7 +727,7 @@ def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> No
         if tell and holders <= {3}:
             # Suspected from the first trick, as long as East may still shoot.
             row = 1 if holders else 0
-            suspect, share = bot._suspicion(view)
+            suspect, share = bot.suspicion(view)
             assert suspect == 3
             assert share >= moon.TELL_TABLE[row][column]
         else:
@@ -735,7 +735,7 @@ def test_a_pass_of_three_low_cards_is_a_moon_tell(passed: str, tell: bool) -> No
             seen_off = seen_off or tell
         if not view.tricks:
             # Without the setting nobody is suspected before a point is won.
-            assert ExpertBot()._suspicion(view) == (None, 0.0)
+            assert ExpertBot().suspicion(view) == (None, 0.0)
         seat = match.turn
         assert seat is not None
         match.play(normal.decide(match.view(seat), rng).cards[0])

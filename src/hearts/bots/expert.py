@@ -295,7 +295,7 @@ class ExpertBot(Bot):
         if len(cards) == 1:
             return Weighed((cards[0],), (0.0,), cards[0])
         scorer = MatchCost.for_view(view)
-        shooter_suspect, suspicion = self._suspicion(view)
+        shooter_suspect, suspicion = self.suspicion(view)
         my_modes = [policy.AVOID]
         if moon.may_shoot(view):
             my_modes.append(policy.SHOOT)
@@ -421,7 +421,7 @@ class ExpertBot(Bot):
             return self.shoot_bias + self.late_shoot_bias
         return self.shoot_bias
 
-    def _suspicion(self, view: SeatView) -> tuple[int | None, float]:
+    def suspicion(self, view: SeatView) -> tuple[int | None, float]:
         """The opponent suspected of shooting (or None), and in what share of the deals."""
         return moon.suspicion(
             view,
