@@ -9,7 +9,9 @@ as weight, so fewer than ``samples`` distinct deals are played out.  This
 prints, over every play position with a suspect (from whole hands among
 four ``expert-2026-11``, as ``expert_decisions.py`` deals them), the share the
 table intends, the share of the drawn weight that is in fact played as
-shooting (``moon_by_weight=true`` places the deals by weight), and how many
+shooting (``moon_by_weight=true`` places the deals by weight,
+``moon_evidence=true`` by weight and by how well the suspect's plays fit a
+moon), and how many
 distinct deals are drawn.  It repeats the first round
 of :meth:`~hearts.bots.expert.ExpertBot.weigh_plays` up to the playouts, and
 plays none.
@@ -39,7 +41,7 @@ def shares(bot: ExpertBot, views: list[SeatView]) -> tuple[int, float, float, fl
     intended = actual = distinct = 0.0
     count = 0
     for index, view in enumerate(views):
-        _, suspicion = bot.suspicion(view)
+        suspect, suspicion = bot.suspicion(view)
         if suspicion <= 0:
             continue
         rng = random.Random(index)
@@ -51,7 +53,10 @@ def shares(bot: ExpertBot, views: list[SeatView]) -> tuple[int, float, float, fl
         drawn, weights, _ = resample(
             worlds, [w for w, _ in weighed], [s for _, s in weighed], bot.samples, rng
         )
-        places = moon_places(weights, bot.samples, 0, bot.moon_by_weight)
+        odds = None
+        if bot.moon_evidence and suspect is not None:
+            odds = [evidence.shoot_odds(world, suspect) for world in drawn]
+        places = moon_places(weights, bot.samples, 0, bot.moon_by_weight, odds)
         shooting = sum(
             weight for place, weight in zip(places, weights, strict=True) if place < suspicion
         )

@@ -68,7 +68,9 @@ def test_discards_the_queen_when_void() -> None:
     assert expert_play(match) == "QS"
 
 
-@pytest.mark.parametrize("settings", [{}, {"moon_by_weight": True}])
+@pytest.mark.parametrize(
+    "settings", [{}, {"moon_by_weight": True}, {"moon_evidence": True, "moon_scale": 1.4}]
+)
 def test_takes_a_point_to_stop_a_moon(settings: dict[str, Any]) -> None:
     deal = make_deal(
         "AD 2D 3D 4D 5D 6D 2S 3S 4S 5S 6H 7H 8H",
@@ -107,6 +109,47 @@ def test_placed_by_weight_a_suspect_shoots_in_the_tables_share_of_the_weight() -
     assert expert_module.moon_places(weights[:5], 150, 150, True) == [
         (index * 0.618034) % 1.0 for index in range(150, 155)
     ]
+
+
+def test_by_their_odds_the_deals_that_fit_a_moon_best_shoot_first() -> None:
+    weights = [1.0, 3.0, 1.0, 2.0, 1.0, 2.0]
+    odds = [0.0, -1.5, 2.0, 0.0, 4.0, -1.5]
+    places = expert_module.moon_places(weights, 150, 0, False, odds)
+    # Highest odds first (ties in their order), each deal at the middle of its weight.
+    order = sorted(range(6), key=lambda deal: places[deal])
+    assert order == [4, 2, 0, 3, 1, 5]
+    assert places[4] == pytest.approx(0.5 / 10) and places[2] == pytest.approx(1.5 / 10)
+    assert places[5] == pytest.approx(9 / 10)
+    # A suspect at a share of 0.2 shoots in the two deals that fit a moon best.
+    assert [deal for deal in range(6) if places[deal] < 0.2] == [2, 4]
+    # Later rounds are placed the same way, by their own weight.
+    assert expert_module.moon_places(weights, 150, 150, False, odds) == places
+
+
+def test_a_seat_leading_its_aces_fits_a_moon_better_than_one_ducking() -> None:
+    deal = make_deal(
+        "AC KC QC JC AD KD QD JD AS KS AH KH QH",
+        "2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 2H",
+        "6C 7C 8C 9C 6D 7D 8D 9D 6S 7S 8S 9S 3H",
+        "TC TD TS JS QS 4H 5H 6H 7H 8H 9H TH JH",
+    )
+    # North (seat 0) leads its aces after the first trick, as the policy shooting would;
+    # South (seat 2) plays under them whatever it holds.
+    match = position(deal, "2C 6C TC AC AS 2S 6S QS AD 2D 6D TD")
+    view = match.view(1)
+    knowledge = expert_module.Knowledge.from_view(view)
+    rng = random.Random(0)
+    for _ in range(20):
+        world = expert_module.sample_hidden(knowledge, rng)
+        assert world is not None
+        evidence = ExpertBot(play_noise=0.5).evidence(view, world)
+        north = evidence.shoot_odds(world, 0)
+        assert north > 0
+        assert evidence.shoot_odds(world, 2) < north
+        # Worked out again from the cache, the same.
+        assert evidence.shoot_odds(world, 0) == north
+    # Our own plays are not evidence: they give no odds either way.
+    assert ExpertBot().evidence(view, world).shoot_odds(world, 1) == 0.0
 
 
 def test_shoots_the_moon_with_a_hand_of_winners() -> None:

@@ -59,6 +59,7 @@ import functools
 import itertools
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hearts.bots import endgame, moon, passing, playmodel, policy
@@ -132,6 +133,12 @@ class ExpertBot(Bot):
     the table gives (:func:`moon_places`); False: in the deals that come first by their
     place among ``samples``, which gives it more, as deals drawn more than once are played
     once (``benchmarks/moon_share.py``: 56% of the weight where the table means 40%)."""
+    moon_evidence: bool = False
+    """A suspected shooter is played as shooting in the deals whose plays so far fit a moon
+    best (:meth:`~hearts.bots.likelihood.Evidence.shoot_odds`), in every round, taking the
+    deals in that order until they hold its share of the round's weight
+    (:func:`moon_places`); False: by place, as ``moon_by_weight`` says.  With it, the
+    suspect shoots in the share the table gives, so ``moon_scale=1.4`` keeps today's."""
     moon_scale: float = 1.0
     """With ``moon_table``: the table's shares are multiplied by this (capped at 1); below 1,
     a suspect is played as shooting in fewer deals than it went on to shoot."""
@@ -340,7 +347,10 @@ class ExpertBot(Bot):
                 worlds, weights, shooters = resample(worlds, weights, shooters, batch, rng)
             active = search.active()
             rows: list[list[list[float | Fork]]] = []
-            places = moon_places(weights, self.samples, done, self.moon_by_weight)
+            odds = None
+            if self.moon_evidence and shooter_suspect is not None and suspicion > 0:
+                odds = [evidence.shoot_odds(world, shooter_suspect) for world in worlds]
+            places = moon_places(weights, self.samples, done, self.moon_by_weight, odds)
             for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
                 share = places[offset]
                 row: list[list[float | Fork]] = []
@@ -480,22 +490,33 @@ class ExpertBot(Bot):
         return passing.weigh_passes(self, view, rng)
 
 
-def moon_places(weights: list[float], samples: int, done: int, by_weight: bool) -> list[float]:
+def moon_places(
+    weights: list[float],
+    samples: int,
+    done: int,
+    by_weight: bool,
+    odds: list[float] | None = None,
+) -> list[float]:
     """Where in [0, 1) each deal of a round falls (``weights``, by deal; ``done`` deals came in
     earlier rounds): a suspect shoots in the deals that fall below its share.
 
     The first round places the deals in order: by their place among ``samples``, as the frozen
     Expert did (its first ``moon_suspicion`` share of them), or, ``by_weight``, by the middle
     of each deal's stretch of the round's weight, so that the deals below a share hold that
-    share of the weight.  Later rounds interleave them.
+    share of the weight.  Later rounds interleave them.  With ``odds`` (by deal), every round
+    is placed by weight, the deals with the highest odds first (ties in order).
     """
-    if done == 0 and by_weight:
+    if odds is not None or (done == 0 and by_weight):
         total = sum(weights)
         if total > 0:
-            places, running = [], 0.0
-            for weight in weights:
-                places.append((running + weight / 2) / total)
-                running += weight
+            order: Sequence[int] = range(len(weights))
+            if odds is not None:
+                order = sorted(order, key=lambda deal: -odds[deal])
+            places = [0.0] * len(weights)
+            running = 0.0
+            for deal in order:
+                places[deal] = (running + weights[deal] / 2) / total
+                running += weights[deal]
             return places
     return [
         (index + 0.5) / samples if index < samples else ((index * 0.618034) % 1.0)

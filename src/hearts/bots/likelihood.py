@@ -56,6 +56,9 @@ class Evidence:
     """Chances of plays avoiding points already worked out, by (play, the player's cards that
     decide it): with the model, the cards of the suit led (all its cards if it did not
     follow); else the legal cards, and above them the spade honours it held."""
+    odds_cache: dict[tuple[int, int], float] = field(default_factory=dict, compare=False)
+    """For :meth:`shoot_odds`: the log odds of a play, shooting against avoiding points, by
+    the same key as ``cache`` without the model."""
     card_scores: playmodel.Memo = field(default_factory=dict, compare=False)
     """The learned model's scores of cards already worked out (see
     :meth:`hearts.bots.playmodel.PlayModel.scores`)."""
@@ -139,6 +142,38 @@ class Evidence:
             else:
                 likelihood *= avoid[seat]
         return likelihood, shooting
+
+    def shoot_odds(self, world: list[int], seat: int) -> float:
+        """How much better ``seat``'s plays so far fit the policy shooting the moon than the
+        policy avoiding points, had it held its cards of ``world``: the log of the ratio of
+        the two likelihoods, each with the noise of the plain likelihood (0 when every play
+        fits both as well)."""
+        lead_noise, follow_noise, discard_noise = self.noise
+        cache = self.odds_cache
+        odds = 0.0
+        for index, (before, who, card, later, threat) in enumerate(self.plays):
+            if who != seat:
+                continue
+            hand = world[who] | later
+            before.hands[who] = hand
+            legal = before.legal_mask()
+            if not legal & (legal - 1):
+                continue
+            key = (index, legal | (hand & _SPADE_HONOURS) << 52)
+            known = cache.get(key)
+            if known is None:
+                count = legal.bit_count()
+                led = before.led_mask
+                noise = lead_noise if not led else follow_noise if legal & led else discard_noise
+                chance = noise[count] / count
+                fit = 1 - noise[count]
+                shooting = policy.choose(before, legal, policy.SHOOT, threat) == card
+                avoiding = policy.choose(before, legal, policy.AVOID, threat) == card
+                known = cache[key] = math.log(
+                    (chance + (fit if shooting else 0.0)) / (chance + (fit if avoiding else 0.0))
+                )
+            odds += known
+        return odds
 
     def pass_likelihood(self, world: list[int]) -> float:
         """How likely the giver's pass was had it held, before the exchange, what ``world``
