@@ -126,17 +126,21 @@ def test_by_their_odds_the_deals_that_fit_a_moon_best_shoot_first() -> None:
     assert expert_module.moon_places(weights, 150, 150, False, odds) == places
 
 
-def test_a_seat_leading_its_aces_fits_a_moon_better_than_one_ducking() -> None:
+def aces_led() -> SeatView:
+    """East's view (seat 1) after three tricks: East led 2C; North (seat 0) won, then led
+    its aces as a shooter does, not its lowest card as a player keeping out of points
+    would, and took the queen; South (seat 2) played under them whatever it held."""
     deal = make_deal(
         "AC KC QC JC AD KD QD JD AS KS AH KH QH",
         "2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 2H",
         "6C 7C 8C 9C 6D 7D 8D 9D 6S 7S 8S 9S 3H",
         "TC TD TS JS QS 4H 5H 6H 7H 8H 9H TH JH",
     )
-    # North (seat 0) leads its aces after the first trick, as the policy shooting would;
-    # South (seat 2) plays under them whatever it holds.
-    match = position(deal, "2C 6C TC AC AS 2S 6S QS AD 2D 6D TD")
-    view = match.view(1)
+    return position(deal, "2C 6C TC AC AS 2S 6S QS AD 2D 6D TD").view(1)
+
+
+def test_a_seat_leading_its_aces_fits_a_moon_better_than_one_ducking() -> None:
+    view = aces_led()
     knowledge = expert_module.Knowledge.from_view(view)
     rng = random.Random(0)
     for _ in range(20):
@@ -507,16 +511,7 @@ def test_the_deals_weights_are_counted_as_equal_deals() -> None:
 
 
 def test_an_opponent_playing_for_the_moon_is_seen_shooting() -> None:
-    deal = make_deal(
-        "AC KC QC JC AD KD QD JD AS KS AH KH QH",
-        "2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 2H",
-        "6C 7C 8C 9C 6D 7D 8D 9D 6S 7S 8S 9S 3H",
-        "TC TD TS JS QS 4H 5H 6H 7H 8H 9H TH JH",
-    )
-    # East (seat 1) leads 2C; North (seat 0) wins, then leads its aces as a shooter does,
-    # not its lowest card as a player keeping out of points would, and takes the queen.
-    match = position(deal, "2C 6C TC AC AS 2S 6S QS AD 2D 6D TD")
-    view = match.view(1)
+    view = aces_led()
     knowledge = expert_module.Knowledge.from_view(view)
     # Leads weighed as much as any play: the shooter's aces are what gives it away.
     bot = ExpertBot(shoot_prior=0.1, play_noise=0.5, lead_noise=None, discard_noise=None)
