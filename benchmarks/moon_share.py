@@ -10,7 +10,7 @@ prints, over every play position with a suspect (from whole hands among
 four ``expert-2026-11``, as ``expert_decisions.py`` deals them), the share the
 table intends, the share of the drawn weight that is in fact played as
 shooting (``moon_by_weight=true`` places the deals by weight,
-``moon_evidence=true`` by weight and by how well the suspect's plays fit a
+``moon_evidence=1`` by weight and by how well the suspect's plays fit a
 moon), and how many
 distinct deals are drawn.  It repeats the first round
 of :meth:`~hearts.bots.expert.ExpertBot.weigh_plays` up to the playouts, and
@@ -55,7 +55,7 @@ def shares(bot: ExpertBot, views: list[SeatView]) -> tuple[int, float, float, fl
         )
         odds = None
         if bot.moon_evidence and suspect is not None:
-            odds = [evidence.shoot_odds(world, suspect) for world in drawn]
+            odds = [bot.moon_evidence * evidence.shoot_odds(world, suspect) for world in drawn]
         places = moon_places(weights, bot.samples, 0, bot.moon_by_weight, odds)
         shooting = sum(
             weight for place, weight in zip(places, weights, strict=True) if place < suspicion

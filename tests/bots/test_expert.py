@@ -69,7 +69,13 @@ def test_discards_the_queen_when_void() -> None:
 
 
 @pytest.mark.parametrize(
-    "settings", [{}, {"moon_by_weight": True}, {"moon_evidence": True, "moon_scale": 1.4}]
+    "settings",
+    [
+        {},
+        {"moon_by_weight": True},
+        {"moon_evidence": 1, "moon_scale": 1.4},
+        {"moon_evidence": -1, "moon_scale": 1.4},
+    ],
 )
 def test_takes_a_point_to_stop_a_moon(settings: dict[str, Any]) -> None:
     deal = make_deal(

@@ -133,12 +133,13 @@ class ExpertBot(Bot):
     the table gives (:func:`moon_places`); False: in the deals that come first by their
     place among ``samples``, which gives it more, as deals drawn more than once are played
     once (``benchmarks/moon_share.py``: 56% of the weight where the table means 40%)."""
-    moon_evidence: bool = False
-    """A suspected shooter is played as shooting in the deals whose plays so far fit a moon
-    best (:meth:`~hearts.bots.likelihood.Evidence.shoot_odds`), in every round, taking the
-    deals in that order until they hold its share of the round's weight
-    (:func:`moon_places`); False: by place, as ``moon_by_weight`` says.  With it, the
-    suspect shoots in the share the table gives, so ``moon_scale=1.4`` keeps today's."""
+    moon_evidence: int = 0
+    """1: a suspected shooter is played as shooting in the deals whose plays so far fit a
+    moon best (:meth:`~hearts.bots.likelihood.Evidence.shoot_odds`), in every round, taking
+    the deals in that order until they hold its share of the round's weight
+    (:func:`moon_places`); -1: in those that fit one worst, first; 0: by place, as
+    ``moon_by_weight`` says.  Either way the suspect shoots in the share the table gives,
+    so ``moon_scale=1.4`` keeps today's."""
     moon_scale: float = 1.0
     """With ``moon_table``: the table's shares are multiplied by this (capped at 1); below 1,
     a suspect is played as shooting in fewer deals than it went on to shoot."""
@@ -349,7 +350,10 @@ class ExpertBot(Bot):
             rows: list[list[list[float | Fork]]] = []
             odds = None
             if self.moon_evidence and shooter_suspect is not None and suspicion > 0:
-                odds = [evidence.shoot_odds(world, shooter_suspect) for world in worlds]
+                odds = [
+                    self.moon_evidence * evidence.shoot_odds(world, shooter_suspect)
+                    for world in worlds
+                ]
             places = moon_places(weights, self.samples, done, self.moon_by_weight, odds)
             for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
                 share = places[offset]
