@@ -82,7 +82,6 @@ class Evidence:
         per play and holding that decides it.  With a ``giver``, the pass from
         across is weighed too (:meth:`pass_likelihood`).
         """
-        lead_noise, follow_noise, discard_noise = self.noise
         prior = self.shoot_prior
         avoid = [1.0, 1.0, 1.0, 1.0]
         shoot = [1.0, 1.0, 1.0, 1.0]
@@ -98,10 +97,9 @@ class Evidence:
             legal = before.legal_mask()
             if not legal & (legal - 1):
                 continue
+            chance, fit = self._noise(before, legal)
             count = legal.bit_count()
             led = before.led_mask
-            noise = lead_noise if not led else follow_noise if legal & led else discard_noise
-            chance = noise[count] / count
             if model is not None:
                 # Following suit, the chance depends on the cards of that suit alone.
                 key = (index, hand & led if legal & led else hand)
@@ -119,11 +117,11 @@ class Evidence:
                 known = cache.get(key)
                 if known is None:
                     expected = policy.choose(before, legal, policy.AVOID, threat)
-                    known = cache[key] = chance + (1 - noise[count] if expected == card else 0.0)
+                    known = cache[key] = chance + (fit if expected == card else 0.0)
                 avoid[who] *= known
             if prior > 0:
                 expected = policy.choose(before, legal, policy.SHOOT, threat)
-                shoot[who] *= chance + (1 - noise[count] if expected == card else 0.0)
+                shoot[who] *= chance + (fit if expected == card else 0.0)
         likelihood = 1.0 if self.giver < 0 else self.pass_likelihood(world)
         shooting = 0
         if prior <= 0:
@@ -148,7 +146,6 @@ class Evidence:
         policy avoiding points, had it held its cards of ``world``: the log of the ratio of
         the two likelihoods, each with the noise of the plain likelihood (0 when every play
         fits both as well)."""
-        lead_noise, follow_noise, discard_noise = self.noise
         cache = self.odds_cache
         odds = 0.0
         for index, (before, who, card, later, threat) in enumerate(self.plays):
@@ -162,11 +159,7 @@ class Evidence:
             key = (index, legal | (hand & _SPADE_HONOURS) << 52)
             known = cache.get(key)
             if known is None:
-                count = legal.bit_count()
-                led = before.led_mask
-                noise = lead_noise if not led else follow_noise if legal & led else discard_noise
-                chance = noise[count] / count
-                fit = 1 - noise[count]
+                chance, fit = self._noise(before, legal)
                 shooting = policy.choose(before, legal, policy.SHOOT, threat) == card
                 avoiding = policy.choose(before, legal, policy.AVOID, threat) == card
                 known = cache[key] = math.log(
@@ -174,6 +167,15 @@ class Evidence:
                 )
             odds += known
         return odds
+
+    def _noise(self, before: HandState, legal: int) -> tuple[float, float]:
+        """For a play from ``legal`` (a lead, a follow or a discard): the chance of each legal
+        card at random, and the chance more of the policy's card."""
+        lead_noise, follow_noise, discard_noise = self.noise
+        led = before.led_mask
+        noise = lead_noise if not led else follow_noise if legal & led else discard_noise
+        count = legal.bit_count()
+        return noise[count] / count, 1 - noise[count]
 
     def pass_likelihood(self, world: list[int]) -> float:
         """How likely the giver's pass was had it held, before the exchange, what ``world``
