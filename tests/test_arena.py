@@ -15,6 +15,7 @@ import pytest
 from hearts import bots as bots_module
 from hearts.arena import (
     MOON_THREAT_POINTS,
+    POINTS_FROM,
     ArenaError,
     ArenaResult,
     Unit,
@@ -28,7 +29,7 @@ from hearts.arena import (
 )
 from hearts.bots.base import Bot
 from hearts.bots.easy import EasyBot
-from hearts.cards import Card
+from hearts.cards import HEARTS_MASK, JACK_OF_DIAMONDS, SPADES, SUIT_MASK, Card
 from hearts.cli import main
 from hearts.deal import seeded_deal
 from hearts.match import Phase
@@ -129,6 +130,44 @@ def test_points_add_up() -> None:
     assert levels["lowest"].seats == 1 and levels["lowest"].hands == 48
     assert levels["picky"].seats == 3 and levels["picky"].hands == 144
     assert result.seats == ("lowest", "picky", "picky", "picky")
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(moon="choice", jack_of_diamonds=True), Rules(black_maria=True)]
+)
+def test_the_points_are_split_by_where_they_came_from(rules: Rules) -> None:
+    entrants = [PickyBot(), PickyBot(), PickyBot(), LowestBot()]
+    result = run_arena(entrants, hands=32, seed=2, workers=1, rules=rules)
+    for report in result.levels.values():
+        split = report.points_from
+        assert split is not None and list(split) == list(POINTS_FROM)
+        assert sum(split.values()) == pytest.approx(report.points_per_hand)
+    # Hand by hand: every card is won by someone, and each seat's points split as they should.
+    units = [
+        Unit(2, d, r, (entrants[0], entrants[1], entrants[2], entrants[3]), 4, rules)
+        for d in range(2)
+        for r in range(4)
+    ]
+    moons = 0
+    for unit in units:
+        for outcome in play_unit(unit).hands:
+            moons += outcome.shooter is not None
+            assert sum(outcome.won) == (1 << 52) - 1
+            for seat in range(4):
+                hearts, spades, moon, other = outcome.points_from(seat, rules)
+                assert hearts + spades + moon + other == outcome.points[seat]
+                if outcome.shooter is None:
+                    assert moon == 0
+                    assert hearts == (outcome.won[seat] & HEARTS_MASK).bit_count()
+                    assert spades == rules.hand_points_of_cards(
+                        outcome.won[seat] & SUIT_MASK[SPADES]
+                    )
+                else:
+                    assert hearts == spades == 0
+                    assert moon in (0, rules.moon_points, -rules.moon_points)
+                jack = rules.jack_of_diamonds and outcome.won[seat] >> JACK_OF_DIAMONDS & 1
+                assert other == (-10 if jack else 0)
+    assert moons  # this seed has a moon under every one of the rules
 
 
 def test_house_rules_and_a_moon_to_choose() -> None:
@@ -308,7 +347,7 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(data["levels"]) == ["beginner", "random"]
     keys = {
         "points_per_hand", "ci95", "match_win_rate", "decision_ms_p50", "decision_ms_p95",
-        "moons_shot", "moons_stopped", "seats", "hands",
+        "moons_shot", "moons_stopped", "points_from", "seats", "hands",
     }  # fmt: skip
     for level in data["levels"].values():
         assert set(level) == keys
@@ -339,6 +378,7 @@ def test_arena_command_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "8 hands (1 deal sets x 4 rotations)" in out
     assert "{" not in out
+    assert "easy pts/hand from hearts " in out and ", moons " in out
 
 
 @pytest.mark.parametrize(
@@ -469,6 +509,11 @@ def test_a_saved_result_reads_back() -> None:
         result.levels["easy"].points_per_hand, abs=1e-4
     )
     assert back.differences[0].ci95 == pytest.approx(result.differences[0].ci95, abs=1e-4)
+    assert back.levels["easy"].points_from == pytest.approx(result.levels["easy"].points_from)
+    # A result saved before the points were split reads back without the split.
+    for report in saved["levels"].values():
+        del report["points_from"]
+    assert ArenaResult.from_saved(saved)[0].levels["easy"].points_from is None
     for broken in ({}, {**saved, "format": "other"}, {**saved, "per_deal_set": {"easy": 3}}):
         with pytest.raises(ArenaError):
             ArenaResult.from_saved(broken)

@@ -36,6 +36,10 @@ The figures per level (all seats of that level pooled):
 - ``match_win_rate``: matches won by a seat of the level over matches times
   seats of the level (matches mode only).
 - ``moons_shot``: hands in which a seat of the level shot the moon.
+- ``points_from``: where a seat of the level's points came from, per hand: ``hearts``
+  and ``spades`` (the queen, and under Black Maria the ace and king) won in hands
+  nobody shot, ``moons`` (the points of hands somebody shot, its bonus cards apart),
+  and ``other`` (the jack of diamonds' bonus); they add up to ``points_per_hand``.
 - ``moons_stopped``: hands in which, after some trick, one seat had won every
   penalty card played so far and they were worth at least
   :data:`MOON_THREAT_POINTS` points, and then on a later trick another seat
@@ -69,6 +73,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from hearts.cards import HEARTS_MASK
 from hearts.match import Match, Phase, TrickWon
 from hearts.record import write_record
 from hearts.rules import SEATS, Rules
@@ -79,6 +84,9 @@ if TYPE_CHECKING:
 
 BLOCK: Final = 4
 """Hands per deal set in hands mode: one full cycle of pass directions."""
+
+POINTS_FROM: Final = ("hearts", "spades", "moons", "other")
+"""Where a seat's points come from (:meth:`HandOutcome.points_from`)."""
 
 MOON_THREAT_POINTS: Final = 16
 """A seat holding every penalty card so far, worth at least this much, threatens a moon."""
@@ -132,6 +140,19 @@ class HandOutcome:
     shooter: int | None
     stopper: int | None
     """The seat that broke a moon threat (see the module's docstring)."""
+    won: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """By seat, the cards it won in tricks (a mask)."""
+
+    def points_from(self, seat: int, rules: Rules) -> tuple[int, int, int, int]:
+        """The seat's points split into hearts, penalty spades, moons and bonus cards
+        (:data:`POINTS_FROM`); they add up to its points."""
+        won = self.won[seat]
+        other = rules.hand_points_of_cards(won & ~rules.penalty_mask)
+        if self.shooter is not None:
+            return 0, 0, self.points[seat] - other, other
+        hearts = rules.hand_points_of_cards(won & rules.penalty_mask & HEARTS_MASK)
+        spades = rules.hand_points_of_cards(won & rules.penalty_mask & ~HEARTS_MASK)
+        return hearts, spades, 0, other
 
 
 @dataclass(frozen=True)
@@ -206,7 +227,15 @@ def _play_hand(unit: Unit, match: Match, times: list[list[float]]) -> HandOutcom
             if isinstance(event, TrickWon):
                 tricks.append((event.seat, sum(1 << card for _, card in event.cards)))
     result = match.results[-1]
-    return HandOutcome(result.points, result.shooter, moon_stopper(tricks, unit.rules))
+    won = [0, 0, 0, 0]
+    for winner, trick in tricks:
+        won[winner] |= trick
+    return HandOutcome(
+        result.points,
+        result.shooter,
+        moon_stopper(tricks, unit.rules),
+        (won[0], won[1], won[2], won[3]),
+    )
 
 
 def moon_stopper(tricks: Iterable[tuple[int, int]], rules: Rules) -> int | None:
@@ -248,6 +277,9 @@ class LevelReport:
     decision_ms_p95: float
     moons_shot: int
     moons_stopped: int
+    points_from: dict[str, float] | None = None
+    """Points per hand by where they came from (:data:`POINTS_FROM`); None in a result
+    saved before they were counted."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -260,6 +292,11 @@ class LevelReport:
             "decision_ms_p95": round(self.decision_ms_p95, 3),
             "moons_shot": self.moons_shot,
             "moons_stopped": self.moons_stopped,
+            "points_from": (
+                None
+                if self.points_from is None
+                else {key: round(value, 4) for key, value in self.points_from.items()}
+            ),
             "seats": self.seats,
             "hands": self.hands,
         }
@@ -267,6 +304,7 @@ class LevelReport:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LevelReport:
         win_rate = data["match_win_rate"]
+        points_from = data.get("points_from")
         return cls(
             seats=int(data["seats"]),
             hands=int(data["hands"]),
@@ -277,6 +315,11 @@ class LevelReport:
             decision_ms_p95=float(data["decision_ms_p95"]),
             moons_shot=int(data["moons_shot"]),
             moons_stopped=int(data["moons_stopped"]),
+            points_from=(
+                None
+                if points_from is None
+                else {str(key): float(points_from[key]) for key in POINTS_FROM}
+            ),
         )
 
 
@@ -406,6 +449,14 @@ class ArenaResult:
                 f"{win:>9}{r.moons_shot:>7}{r.moons_stopped:>9}"
                 f"{r.decision_ms_p50:>9.3f}{r.decision_ms_p95:>9.3f}"
             )
+        for level, r in self.levels.items():
+            if r.points_from is not None:
+                parts = ", ".join(
+                    f"{key} {value:.3f}"
+                    for key, value in r.points_from.items()
+                    if key != "other" or value
+                )
+                lines.append(f"{level} pts/hand from {parts}")
         for d in self.differences:
             ci = "n/a" if d.ci95 is None else f"[{d.ci95[0]:.3f}, {d.ci95[1]:.3f}]"
             lines.append(
@@ -423,6 +474,7 @@ class _Tally:
     wins: int = 0
     moons_shot: int = 0
     moons_stopped: int = 0
+    points_from: list[int] = field(default_factory=lambda: [0] * len(POINTS_FROM))
     per_deal_set: dict[int, list[int]] = field(default_factory=dict)
     """deal set -> [points, seat-hands]"""
     seconds: list[float] = field(default_factory=list)
@@ -440,6 +492,10 @@ class _Tally:
             decision_ms_p95=percentile(ms, 0.95),
             moons_shot=self.moons_shot,
             moons_stopped=self.moons_stopped,
+            points_from={
+                key: total / max(self.hands, 1)
+                for key, total in zip(POINTS_FROM, self.points_from, strict=True)
+            },
         )
 
 
@@ -453,6 +509,8 @@ def _count(tallies: dict[str, _Tally], unit: Unit, result: UnitResult) -> None:
             sums[1] += 1
             tally.moons_shot += outcome.shooter == seat
             tally.moons_stopped += outcome.stopper == seat
+            for index, points in enumerate(outcome.points_from(seat, unit.rules)):
+                tally.points_from[index] += points
         tally.wins += result.winner == seat
         tally.seconds.extend(result.decision_seconds[seat])
 
