@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -24,6 +28,18 @@ PROPERTY = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/NAME.py`` as a module (registered under its name, where its
+    dataclasses look their module up)."""
+    path = Path(__file__).parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def examples(count: int) -> settings:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import sys
@@ -38,7 +37,7 @@ from hearts.rules import Rules
 from hearts.stats import difference_ci95, percentile, ratio_ci95, t_975
 from hearts.variants import variant_changes
 from hearts.view import SeatView
-from helpers import mask
+from helpers import load_benchmark, mask
 
 
 @dataclass(frozen=True)
@@ -607,12 +606,7 @@ def test_control_and_save_are_refused_where_they_make_no_sense(
 def test_saved_runs_of_several_seeds_are_pooled_deal_set_by_deal_set(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    spec = importlib.util.spec_from_file_location(
-        "pool_variants", Path(__file__).parents[1] / "benchmarks" / "pool_variants.py"
-    )
-    assert spec is not None and spec.loader is not None
-    pool_variants = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(pool_variants)
+    pool_variants = load_benchmark("pool_variants")
     argv = ["arena", "--seats", "easy,random,random,random", "--hands", "32", "--workers", "1"]
     pairs = []
     for seed in ("1", "2"):

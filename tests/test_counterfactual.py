@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from hearts.arena import Unit, play_unit
 from hearts.bots import make_bot
+from helpers import load_benchmark
 
-
-def load() -> ModuleType:
-    path = Path(__file__).parents[1] / "benchmarks" / "counterfactual.py"
-    spec = importlib.util.spec_from_file_location("counterfactual", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["counterfactual"] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-counterfactual = load()
+counterfactual = load_benchmark("counterfactual")
 
 
 def job(rotation: int, variant: dict[str, float], rollouts: int = 3) -> object:

@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
+from helpers import load_benchmark
 
-def load() -> ModuleType:
-    path = Path(__file__).parents[1] / "benchmarks" / "lever_spread.py"
-    spec = importlib.util.spec_from_file_location("lever_spread", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["lever_spread"] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-lever_spread = load()
+lever_spread = load_benchmark("lever_spread")
 
 TABLE = """
 #### Every lever at a glance

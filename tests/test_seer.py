@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from hearts.arena import Unit, play_unit
 from hearts.bots import expert, make_bot, passing
 from hearts.bots.knowledge import Knowledge
+from helpers import load_benchmark
 
-
-def load() -> ModuleType:
-    path = Path(__file__).parents[1] / "benchmarks" / "seer.py"
-    spec = importlib.util.spec_from_file_location("seer", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["seer"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-seer = load()
+seer = load_benchmark("seer")
 
 
 def test_the_seer_is_given_the_cards_of_the_hand_being_played(
