@@ -140,7 +140,7 @@ class HandOutcome:
     shooter: int | None
     stopper: int | None
     """The seat that broke a moon threat (see the module's docstring)."""
-    won: tuple[int, int, int, int] = (0, 0, 0, 0)
+    won: tuple[int, int, int, int]
     """By seat, the cards it won in tricks (a mask)."""
 
     def points_from(self, seat: int, rules: Rules) -> tuple[int, int, int, int]:
