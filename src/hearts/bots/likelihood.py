@@ -97,8 +97,6 @@ class Evidence:
             legal = before.legal_mask()
             if not legal & (legal - 1):
                 continue
-            chance, fit = self._noise(before, legal)
-            count = legal.bit_count()
             led = before.led_mask
             if model is not None:
                 # Following suit, the chance depends on the cards of that suit alone.
@@ -107,7 +105,7 @@ class Evidence:
                 if known is None:
                     chances = model.chances(before, legal, threat, self.voids[index], memo, index)
                     known = (1 - floor) * chances[card]
-                    known += floor / count
+                    known += floor / legal.bit_count()
                     cache[key] = known
                 avoid[who] *= known
             else:
@@ -116,10 +114,12 @@ class Evidence:
                 key = (index, legal | (hand & _SPADE_HONOURS) << 52)
                 known = cache.get(key)
                 if known is None:
+                    chance, fit = self._noise(before, legal)
                     expected = policy.choose(before, legal, policy.AVOID, threat)
                     known = cache[key] = chance + (fit if expected == card else 0.0)
                 avoid[who] *= known
             if prior > 0:
+                chance, fit = self._noise(before, legal)
                 expected = policy.choose(before, legal, policy.SHOOT, threat)
                 shoot[who] *= chance + (fit if expected == card else 0.0)
         likelihood = 1.0 if self.giver < 0 else self.pass_likelihood(world)
