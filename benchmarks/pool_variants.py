@@ -31,8 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hearts.arena import ArenaError, ArenaResult
-from hearts.stats import difference_ci95
+from hearts.arena_figures import ArenaError, ArenaResult, paired_differences, parts_text
 from hearts.variants import variant_changes
 
 SEED_STRIDE = 1_000_000
@@ -46,11 +45,18 @@ def load(path: str) -> tuple[ArenaResult, dict[str, Any]]:
 def pooled(runs: list[ArenaResult]) -> ArenaResult:
     """The runs as one tournament of all their deal sets (only the deal sets' points kept)."""
     per_deal_set: dict[str, dict[int, tuple[int, int]]] = {}
+    parts_per_deal_set: dict[str, dict[int, tuple[int, ...]]] = {}
     for index, run in enumerate(runs):
         for level, sets in run.per_deal_set.items():
             merged = per_deal_set.setdefault(level, {})
             for deal_set, figures in sets.items():
                 merged[index * SEED_STRIDE + deal_set] = figures
+        for level, split in run.parts_per_deal_set.items():
+            merged_parts = parts_per_deal_set.setdefault(level, {})
+            for deal_set, parts in split.items():
+                merged_parts[index * SEED_STRIDE + deal_set] = parts
+    if any(not run.parts_per_deal_set for run in runs):
+        parts_per_deal_set = {}  # a run saved before the parts were counted: no split
     first = runs[0]
     return ArenaResult(
         seed=0,
@@ -60,18 +66,26 @@ def pooled(runs: list[ArenaResult]) -> ArenaResult:
         matches=sum(run.matches for run in runs),
         deal_sets=sum(run.deal_sets for run in runs),
         per_deal_set=per_deal_set,
+        parts_per_deal_set=parts_per_deal_set,
     )
 
 
 def standing(runs: list[ArenaResult]) -> list[str]:
-    """ "First level minus each other level" over all the deal sets of ``runs``, a line each."""
+    """ "First level minus each other level" over all the deal sets of ``runs``, a line each,
+    each followed by a line of its parts (hearts, spades, moons) when every run has them."""
     together = pooled(runs)
-    first = together.seats[0]
+    split = paired_differences(
+        together.seats, together.per_deal_set, together.parts_per_deal_set or None
+    )
     lines = []
-    for other in list(dict.fromkeys(together.seats))[1:]:
-        diff, ci = difference_ci95(together.per_deal_set[first], together.per_deal_set[other])
-        interval = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "(no interval)"
-        lines.append(f"{first} minus {other} {diff:+.3f} pts/hand, 95% CI {interval}")
+    for d in paired_differences(together.seats, together.per_deal_set):
+        interval = f"[{d.ci95[0]:+.3f}, {d.ci95[1]:+.3f}]" if d.ci95 else "(no interval)"
+        lines.append(
+            f"{d.level} minus {d.other} {d.points_per_hand:+.3f} pts/hand, 95% CI {interval}"
+        )
+        parts = [p for p in split if p.part is not None and p.other == d.other]
+        if parts:
+            lines.append(f"  of which {parts_text(parts)}")
     return lines
 
 
@@ -92,7 +106,8 @@ def main() -> int:
                 if runs and run.seats != runs[0].seats:
                     raise ArenaError(f"{pair}: not the same seats as {args.pairs[0]}")
                 for line in standing([run]):
-                    print(f"seed {run.seed}, {run.hands} hands: {line}")
+                    where = "" if line.startswith(" ") else f"seed {run.seed}, {run.hands} hands: "
+                    print(f"{where}{line}")
                 runs.append(run)
                 continue
             (control, asked), (variant, changed) = load(control_path), load(variant_path)
@@ -109,7 +124,8 @@ def main() -> int:
         if len(runs) > 1:
             hands = sum(run.hands for run in runs)
             for line in standing(runs):
-                print(f"all {len(runs)} runs, {hands} hands: {line}")
+                where = "" if line.startswith(" ") else f"all {len(runs)} runs, {hands} hands: "
+                print(f"{where}{line}")
         if len(controls) > 1:
             hands = sum(run.hands for run in controls)
             for change in variant_changes(pooled(controls), pooled(variants)):

@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from hearts import arena
-from hearts.arena import ArenaResult, make_entrants, parse_settings, run_arena
+from hearts.arena import make_entrants, parse_settings, run_arena
+from hearts.arena_figures import ArenaResult
 from hearts.bots import expert, passing
 from hearts.bots.knowledge import Knowledge
 from hearts.match import Match

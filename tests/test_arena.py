@@ -14,9 +14,6 @@ import pytest
 from hearts import bots as bots_module
 from hearts.arena import (
     MOON_THREAT_POINTS,
-    POINTS_FROM,
-    ArenaError,
-    ArenaResult,
     Unit,
     deal_set_seed,
     decision_rng,
@@ -26,6 +23,7 @@ from hearts.arena import (
     play_unit,
     run_arena,
 )
+from hearts.arena_figures import POINTS_FROM, ArenaError, ArenaResult
 from hearts.bots.base import Bot
 from hearts.bots.easy import EasyBot
 from hearts.cards import HEARTS_MASK, JACK_OF_DIAMONDS, SPADES, SUIT_MASK, Card
@@ -340,7 +338,15 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*argv, "--json", "--workers", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     data = json.loads(lines[-1])
-    assert set(data) == {"levels", "differences", "hands", "matches", "seed", "seats"}
+    assert set(data) == {
+        "levels",
+        "differences",
+        "part_differences",
+        "hands",
+        "matches",
+        "seed",
+        "seats",
+    }
     assert data["hands"] == 32 and data["matches"] == 0 and data["seed"] == 3
     assert data["seats"] == ["beginner", "random", "random", "random"]
     assert list(data["levels"]) == ["beginner", "random"]
@@ -433,6 +439,41 @@ def test_arena_reports_the_first_level_minus_the_others() -> None:
     assert difference.ci95[0] < difference.points_per_hand < difference.ci95[1]
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules(moon="choice", jack_of_diamonds=True)])
+def test_the_difference_is_split_by_part_each_paired_by_deal_set(rules: Rules) -> None:
+    result = run_arena([LowestBot(), EasyBot(), EasyBot(), EasyBot()], 32, 4, 1, rules=rules)
+    [whole] = result.differences
+    parts = result.part_differences
+    assert [p.part for p in parts] == list(POINTS_FROM)
+    assert {(p.level, p.other) for p in parts} == {("lowest", "easy")}
+    # The parts share the seat-hands of the whole, so their differences add up to it.
+    assert sum(p.points_per_hand for p in parts) == pytest.approx(whole.points_per_hand)
+    for p in parts:
+        levels = result.levels
+        mine, theirs = levels["lowest"].points_from, levels["easy"].points_from
+        assert mine is not None and theirs is not None and p.part is not None
+        assert p.points_per_hand == pytest.approx(mine[p.part] - theirs[p.part])
+        # Each part is paired deal set by deal set, as the whole is.
+        index = POINTS_FROM.index(p.part)
+        hands = result.per_deal_set
+        assert (p.points_per_hand, p.ci95) == difference_ci95(
+            {
+                d: (s[index], hands["lowest"][d][1])
+                for d, s in result.parts_per_deal_set["lowest"].items()
+            },
+            {
+                d: (s[index], hands["easy"][d][1])
+                for d, s in result.parts_per_deal_set["easy"].items()
+            },
+        )
+    for level, sets in result.parts_per_deal_set.items():
+        for d, split in sets.items():
+            assert sum(split) == result.per_deal_set[level][d][0]
+    line = next(line for line in result.table() if line.startswith("  of which "))
+    assert "hearts " in line and ", spades " in line and ", moons " in line
+    assert ("other" in line) == rules.jack_of_diamonds
+
+
 def test_a_variant_is_paired_with_its_control_deal_set_by_deal_set() -> None:
     others = [PickyBot(), PickyBot(), PickyBot()]
     control = run_arena([EasyBot(), *others], hands=48, seed=6, workers=1)
@@ -509,11 +550,27 @@ def test_a_saved_result_reads_back() -> None:
     )
     assert back.differences[0].ci95 == pytest.approx(result.differences[0].ci95, abs=1e-4)
     assert back.levels["easy"].points_from == pytest.approx(result.levels["easy"].points_from)
+    assert back.parts_per_deal_set == result.parts_per_deal_set
+    assert len(back.part_differences) == len(result.part_differences) == len(POINTS_FROM)
+    for read, part in zip(back.part_differences, result.part_differences, strict=True):
+        assert (read.level, read.other, read.part) == (part.level, part.other, part.part)
+        assert read.points_per_hand == pytest.approx(part.points_per_hand, abs=1e-4)
+        assert read.ci95 == pytest.approx(part.ci95, abs=1e-4)
     # A result saved before the points were split reads back without the split.
     for report in saved["levels"].values():
         del report["points_from"]
-    assert ArenaResult.from_saved(saved)[0].levels["easy"].points_from is None
-    for broken in ({}, {**saved, "format": "other"}, {**saved, "per_deal_set": {"easy": 3}}):
+    del saved["parts_per_deal_set"], saved["part_differences"]
+    old = ArenaResult.from_saved(saved)[0]
+    assert old.levels["easy"].points_from is None
+    assert old.parts_per_deal_set == {} and old.part_differences == ()
+    assert not any(line.startswith("  of which") for line in old.table())
+    for broken in (
+        {},
+        {**saved, "format": "other"},
+        {**saved, "per_deal_set": {"easy": 3}},
+        {**saved, "parts_per_deal_set": {"easy": {"0": [1, 2, 3]}}},
+        {**saved, "part_differences": [{**saved["differences"][0], "part": "clubs"}]},
+    ):
         with pytest.raises(ArenaError):
             ArenaResult.from_saved(broken)
 
@@ -642,10 +699,16 @@ def test_saved_runs_of_several_seeds_are_pooled_deal_set_by_deal_set(
     monkeypatch.setattr(sys, "argv", ["pool_variants.py", *runs])
     assert pool_variants.main() == 0
     lines = capsys.readouterr().out.splitlines()
-    figures = [float(line.split(" minus random ")[1].split()[0]) for line in lines]
+    # Each standing is followed by its parts, which add up to it.
+    wholes, parts = lines[0::2], lines[1::2]
+    figures = [float(line.split(" minus random ")[1].split()[0]) for line in wholes]
     assert figures[:2] == [round(run.differences[0].points_per_hand, 3) for run in controls]
-    assert lines[2].startswith("all 2 runs, 64 hands: easy minus random")
+    assert wholes[2].startswith("all 2 runs, 64 hands: easy minus random")
     assert figures[2] == pytest.approx(sum(figures[:2]) / 2, abs=0.002)
+    for figure, line in zip(figures, parts, strict=True):
+        assert line.startswith("  of which hearts ")
+        split = [float(part.split()[1]) for part in line.removeprefix("  of which ").split("], ")]
+        assert sum(split) == pytest.approx(figure, abs=0.004)
 
 
 def test_a_saved_variant_is_the_control_once_its_setting_is_the_default(

@@ -73,11 +73,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from hearts.arena_figures import (
+    ArenaError,
+    ArenaResult,
+    Tally,
+    paired_differences,
+)
 from hearts.cards import HEARTS_MASK
 from hearts.match import Match, Phase, TrickWon
 from hearts.record import write_record
 from hearts.rules import SEATS, Rules
-from hearts.stats import difference_ci95, percentile, ratio_ci95
 
 if TYPE_CHECKING:
     from hearts.bots.base import Bot
@@ -85,20 +90,10 @@ if TYPE_CHECKING:
 BLOCK: Final = 4
 """Hands per deal set in hands mode: one full cycle of pass directions."""
 
-POINTS_FROM: Final = ("hearts", "spades", "moons", "other")
-"""Where a seat's points come from (:meth:`HandOutcome.points_from`)."""
-
 MOON_THREAT_POINTS: Final = 16
 """A seat holding every penalty card so far, worth at least this much, threatens a moon."""
 
 DEFAULT_WORKERS: Final = 2
-
-SAVED_FORMAT: Final = "hearts-arena/1"
-"""The format of a result saved to stand in as a variant's control (``hearts arena --save``)."""
-
-
-class ArenaError(ValueError):
-    """A tournament that cannot be run as asked, or a bot that failed in it."""
 
 
 def deal_set_seed(seed: int, deal_set: int) -> int:
@@ -145,7 +140,7 @@ class HandOutcome:
 
     def points_from(self, seat: int, rules: Rules) -> tuple[int, int, int, int]:
         """The seat's points split into hearts, penalty spades, moons and bonus cards
-        (:data:`POINTS_FROM`); they add up to its points."""
+        (:data:`hearts.arena_figures.POINTS_FROM`); they add up to its points."""
         won = self.won[seat]
         other = rules.hand_points_of_cards(won & ~rules.penalty_mask)
         if self.shooter is not None:
@@ -260,257 +255,17 @@ def moon_stopper(tricks: Iterable[tuple[int, int]], rules: Rules) -> int | None:
     return None
 
 
-# --- the figures ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LevelReport:
-    """The figures of one level (see the module's docstring)."""
-
-    seats: int
-    hands: int
-    """Hands played by seats of this level: a hand counts once per seat."""
-    points_per_hand: float
-    ci95: tuple[float, float] | None
-    match_win_rate: float | None
-    decision_ms_p50: float
-    decision_ms_p95: float
-    moons_shot: int
-    moons_stopped: int
-    points_from: dict[str, float] | None = None
-    """Points per hand by where they came from (:data:`POINTS_FROM`); None in a result
-    saved before they were counted."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "points_per_hand": round(self.points_per_hand, 4),
-            "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
-            "match_win_rate": (
-                None if self.match_win_rate is None else round(self.match_win_rate, 4)
-            ),
-            "decision_ms_p50": round(self.decision_ms_p50, 3),
-            "decision_ms_p95": round(self.decision_ms_p95, 3),
-            "moons_shot": self.moons_shot,
-            "moons_stopped": self.moons_stopped,
-            "points_from": (
-                None
-                if self.points_from is None
-                else {key: round(value, 4) for key, value in self.points_from.items()}
-            ),
-            "seats": self.seats,
-            "hands": self.hands,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> LevelReport:
-        win_rate = data["match_win_rate"]
-        points_from = data.get("points_from")
-        return cls(
-            seats=int(data["seats"]),
-            hands=int(data["hands"]),
-            points_per_hand=float(data["points_per_hand"]),
-            ci95=_interval(data["ci95"]),
-            match_win_rate=None if win_rate is None else float(win_rate),
-            decision_ms_p50=float(data["decision_ms_p50"]),
-            decision_ms_p95=float(data["decision_ms_p95"]),
-            moons_shot=int(data["moons_shot"]),
-            moons_stopped=int(data["moons_stopped"]),
-            points_from=(
-                None
-                if points_from is None
-                else {str(key): float(points_from[key]) for key in POINTS_FROM}
-            ),
-        )
-
-
-def _interval(value: Any) -> tuple[float, float] | None:
-    """An interval read back from JSON (a list of two numbers, or null)."""
-    if value is None:
-        return None
-    low, high = value
-    return float(low), float(high)
-
-
-@dataclass(frozen=True)
-class Difference:
-    """The first entrant's level minus another level, in points per hand, paired by deal set."""
-
-    level: str
-    other: str
-    points_per_hand: float
-    ci95: tuple[float, float] | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "level": self.level,
-            "other": self.other,
-            "points_per_hand": round(self.points_per_hand, 4),
-            "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Difference:
-        return cls(
-            str(data["level"]),
-            str(data["other"]),
-            float(data["points_per_hand"]),
-            _interval(data["ci95"]),
-        )
-
-
-@dataclass(frozen=True)
-class ArenaResult:
-    seed: int
-    seats: tuple[str, str, str, str]
-    """The level of each entrant, in the order given."""
-    levels: dict[str, LevelReport]
-    hands: int
-    """Hands played in all, every rotation counted."""
-    matches: int
-    """Matches played in all (0 in hands mode)."""
-    deal_sets: int
-    records: tuple[dict[str, Any], ...] = ()
-    differences: tuple[Difference, ...] = ()
-    """The first entrant's level minus each other level (negative: it scored fewer points)."""
-    per_deal_set: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)
-    """Level -> deal set -> (points, seat-hands): what the figures are computed from."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "levels": {level: report.to_json() for level, report in self.levels.items()},
-            "differences": [difference.to_json() for difference in self.differences],
-            "hands": self.hands,
-            "matches": self.matches,
-            "seed": self.seed,
-            "seats": list(self.seats),
-        }
-
-    def json_line(self) -> str:
-        return json.dumps(self.to_json())
-
-    def to_saved(self, run: Mapping[str, Any]) -> dict[str, Any]:
-        """What :meth:`from_saved` needs for this result to stand in as a variant's control:
-        the figures, the points of every deal set, and ``run`` (how it was asked for)."""
-        return {
-            "format": SAVED_FORMAT,
-            "run": dict(run),
-            **self.to_json(),
-            "deal_sets": self.deal_sets,
-            "per_deal_set": {
-                level: {str(d): list(figures) for d, figures in sets.items()}
-                for level, sets in self.per_deal_set.items()
-            },
-        }
-
-    @classmethod
-    def from_saved(cls, data: Any) -> tuple[ArenaResult, dict[str, Any]]:
-        """A result saved by :meth:`to_saved`, and its ``run``; ArenaError if it is not one."""
-        if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
-            raise ArenaError(f"not a saved arena result ({SAVED_FORMAT})")
-        try:
-            seats = [str(level) for level in data["seats"]]
-            if len(seats) != 4 or not isinstance(data["run"], dict):
-                raise ValueError("four seats and a run")
-            result = cls(
-                seed=int(data["seed"]),
-                seats=(seats[0], seats[1], seats[2], seats[3]),
-                levels={
-                    str(level): LevelReport.from_json(report)
-                    for level, report in data["levels"].items()
-                },
-                hands=int(data["hands"]),
-                matches=int(data["matches"]),
-                deal_sets=int(data["deal_sets"]),
-                differences=tuple(Difference.from_json(d) for d in data["differences"]),
-                per_deal_set={
-                    str(level): {int(d): (int(y), int(n)) for d, (y, n) in sets.items()}
-                    for level, sets in data["per_deal_set"].items()
-                },
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ArenaError(f"a saved arena result with a bad field: {error}") from None
-        return result, data["run"]
-
-    def table(self) -> list[str]:
-        """The figures as a text table."""
-        mode = f"{self.matches} matches, " if self.matches else ""
-        width = max(10, *(len(level) + 1 for level in self.levels))
-        lines = [
-            f"seats {','.join(self.seats)}, seed {self.seed}: {mode}{self.hands} hands "
-            f"({self.deal_sets} deal sets x 4 rotations)",
-            f"{'level':<{width}}{'seats':>6}{'hands':>8}{'pts/hand':>10}  {'95% CI':<17}"
-            f"{'win rate':>9}{'moons':>7}{'stopped':>9}{'p50 ms':>9}{'p95 ms':>9}",
-        ]
-        for level, r in self.levels.items():
-            ci = "n/a" if r.ci95 is None else f"[{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]"
-            win = "-" if r.match_win_rate is None else f"{r.match_win_rate:.1%}"
-            lines.append(
-                f"{level:<{width}}{r.seats:>6}{r.hands:>8}{r.points_per_hand:>10.3f}  {ci:<17}"
-                f"{win:>9}{r.moons_shot:>7}{r.moons_stopped:>9}"
-                f"{r.decision_ms_p50:>9.3f}{r.decision_ms_p95:>9.3f}"
-            )
-        for level, r in self.levels.items():
-            if r.points_from is not None:
-                parts = ", ".join(
-                    f"{key} {value:.3f}"
-                    for key, value in r.points_from.items()
-                    if key != "other" or value
-                )
-                lines.append(f"{level} pts/hand from {parts}")
-        for d in self.differences:
-            ci = "n/a" if d.ci95 is None else f"[{d.ci95[0]:.3f}, {d.ci95[1]:.3f}]"
-            lines.append(
-                f"{d.level} minus {d.other}: {d.points_per_hand:+.3f} pts/hand, 95% CI {ci}"
-            )
-        return lines
-
-
-@dataclass
-class _Tally:
-    """What one level collects while results come in."""
-
-    seats: int
-    hands: int = 0
-    wins: int = 0
-    moons_shot: int = 0
-    moons_stopped: int = 0
-    points_from: list[int] = field(default_factory=lambda: [0] * len(POINTS_FROM))
-    per_deal_set: dict[int, list[int]] = field(default_factory=dict)
-    """deal set -> [points, seat-hands]"""
-    seconds: list[float] = field(default_factory=list)
-
-    def report(self, matches: int | None) -> LevelReport:
-        average, ci = ratio_ci95([(y, n) for y, n in self.per_deal_set.values()])
-        ms = [s * 1000 for s in self.seconds] or [0.0]
-        return LevelReport(
-            seats=self.seats,
-            hands=self.hands,
-            points_per_hand=average,
-            ci95=ci,
-            match_win_rate=None if matches is None else self.wins / (matches * self.seats),
-            decision_ms_p50=percentile(ms, 0.5),
-            decision_ms_p95=percentile(ms, 0.95),
-            moons_shot=self.moons_shot,
-            moons_stopped=self.moons_stopped,
-            points_from={
-                key: total / max(self.hands, 1)
-                for key, total in zip(POINTS_FROM, self.points_from, strict=True)
-            },
-        )
-
-
-def _count(tallies: dict[str, _Tally], unit: Unit, result: UnitResult) -> None:
+def _count(tallies: dict[str, Tally], unit: Unit, result: UnitResult) -> None:
     for seat in SEATS:
         tally = tallies[unit.bot_at(seat).level]
-        sums = tally.per_deal_set.setdefault(result.deal_set, [0, 0])
         for outcome in result.hands:
-            tally.hands += 1
-            sums[0] += outcome.points[seat]
-            sums[1] += 1
-            tally.moons_shot += outcome.shooter == seat
-            tally.moons_stopped += outcome.stopper == seat
-            for index, points in enumerate(outcome.points_from(seat, unit.rules)):
-                tally.points_from[index] += points
+            tally.add_hand(
+                result.deal_set,
+                outcome.points[seat],
+                outcome.points_from(seat, unit.rules),
+                shot=outcome.shooter == seat,
+                stopped=outcome.stopper == seat,
+            )
         tally.wins += result.winner == seat
         tally.seconds.extend(result.decision_seconds[seat])
 
@@ -559,7 +314,7 @@ def run_arena(
         units = itertools.islice(units, 4 * deal_set_limit)
 
     levels = [bot.level for bot in four]
-    tallies = {level: _Tally(seats=levels.count(level)) for level in dict.fromkeys(levels)}
+    tallies = {level: Tally(seats=levels.count(level)) for level in dict.fromkeys(levels)}
     records: list[dict[str, Any]] = []
     played = deal_sets = rotations_done = 0
     results = _results_in_order(units, workers)
@@ -579,15 +334,14 @@ def run_arena(
     finally:
         results.close()
     match_count = deal_sets * 4 if matches else None
-    first = tallies[levels[0]].per_deal_set
-    differences = []
-    for level, tally in list(tallies.items())[1:]:
-        if first and tally.per_deal_set:
-            diff, ci = difference_ci95(
-                {d: (y, n) for d, (y, n) in first.items()},
-                {d: (y, n) for d, (y, n) in tally.per_deal_set.items()},
-            )
-            differences.append(Difference(levels[0], level, diff, ci))
+    per_deal_set = {
+        level: {d: (y, n) for d, (y, n) in tally.per_deal_set.items()}
+        for level, tally in tallies.items()
+    }
+    parts_per_deal_set = {
+        level: {d: tuple(parts) for d, parts in tally.parts_per_deal_set.items()}
+        for level, tally in tallies.items()
+    }
     return ArenaResult(
         seed=seed,
         seats=(levels[0], levels[1], levels[2], levels[3]),
@@ -596,11 +350,10 @@ def run_arena(
         matches=match_count or 0,
         deal_sets=deal_sets,
         records=tuple(records),
-        differences=tuple(differences),
-        per_deal_set={
-            level: {d: (y, n) for d, (y, n) in tally.per_deal_set.items()}
-            for level, tally in tallies.items()
-        },
+        differences=paired_differences(levels, per_deal_set),
+        per_deal_set=per_deal_set,
+        parts_per_deal_set=parts_per_deal_set,
+        part_differences=paired_differences(levels, per_deal_set, parts_per_deal_set),
     )
 
 

@@ -11,14 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from hearts import __version__
-from hearts.arena import (
-    DEFAULT_WORKERS,
-    ArenaError,
-    ArenaResult,
-    make_entrants,
-    parse_settings,
-    run_arena,
-)
+from hearts.arena import DEFAULT_WORKERS, make_entrants, parse_settings, run_arena
+from hearts.arena_figures import ArenaError, ArenaResult
 from hearts.bench import report, run_bench
 from hearts.cards import SUIT_MASK, SUIT_SYMBOLS, SUITS, CardSet, card_symbol
 from hearts.coach import DEFAULT_BUDGET, HandReview

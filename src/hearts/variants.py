@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from hearts.arena import ArenaError, ArenaResult
+from hearts.arena_figures import ArenaError, ArenaResult
 from hearts.stats import t_975
 
 if TYPE_CHECKING:
