@@ -73,12 +73,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from hearts.arena_figures import (
-    ArenaError,
-    ArenaResult,
-    Tally,
-    paired_differences,
-)
+from hearts.arena_figures import ArenaError, ArenaResult, Tally, paired_differences
 from hearts.cards import HEARTS_MASK
 from hearts.match import Match, Phase, TrickWon
 from hearts.record import write_record
