@@ -35,14 +35,23 @@ from hearts.view import SeatView
 
 
 def positions(players: str, matches: int, hands: int, seed: int) -> list[SeatView]:
+    return [view for view, _ in positions_and_shooters(players, matches, hands, seed)]
+
+
+def positions_and_shooters(
+    players: str, matches: int, hands: int, seed: int
+) -> list[tuple[SeatView, int | None]]:
+    """Every pass and every play with a choice of the hands played, each with the seat that
+    shot the moon in its hand (None if nobody did)."""
     bot = make_bot(players)
-    views: list[SeatView] = []
+    found: list[tuple[SeatView, int | None]] = []
     for m in range(matches):
         match = Match(seed=seed + m)
         rng = random.Random(m)
         for hand in range(hands):
             if hand:
                 match.next_hand()
+            views: list[SeatView] = []
             if match.phase is Phase.PASSING:
                 chosen = []
                 for seat in range(4):
@@ -57,9 +66,11 @@ def positions(players: str, matches: int, hands: int, seed: int) -> list[SeatVie
                 if len(view.legal) > 1:
                     views.append(view)
                 match.play(bot.decide(view, rng).cards[0])
+            shooter = match.results[-1].shooter if match.results else None
+            found.extend((view, shooter) for view in views)
             if match.phase is not Phase.HAND_OVER:
                 break
-    return views
+    return found
 
 
 def percentile(values: list[float], fraction: float) -> float:

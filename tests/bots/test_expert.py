@@ -68,6 +68,19 @@ def test_discards_the_queen_when_void() -> None:
     assert expert_play(match) == "QS"
 
 
+def moon_running() -> SeatView:
+    """North's view (seat 0): West (seat 1) has won every trick, the queen with them, and
+    leads the jack of diamonds; East, void, drops a heart on it."""
+    deal = make_deal(
+        "AD 2D 3D 4D 5D 6D 2S 3S 4S 5S 6H 7H 8H",
+        "QS AS KS AC KC QC JD AH KH QH JH TH 9H",
+        "8C 9C TC JC 6S 7S 8S 7D 8D 9D TD QD KD",
+        "2C 3C 4C 5C 6C 7C 9S TS JS 2H 3H 4H 5H",
+    )
+    plays = "2C 2D AC 8C AS 6S 9S 2S KS 7S TS 3S QS 8S JS 4S KC 9C 3C 3D QC TC 4C 4D JD 7D 2H"
+    return position(deal, plays).view(0)
+
+
 @pytest.mark.parametrize(
     "settings",
     [
@@ -75,20 +88,11 @@ def test_discards_the_queen_when_void() -> None:
         {"moon_by_weight": True},
         {"moon_evidence": 1, "moon_scale": 1.4},
         {"moon_evidence": -1, "moon_scale": 1.4},
+        {"moon_fit": 4.0},
     ],
 )
 def test_takes_a_point_to_stop_a_moon(settings: dict[str, Any]) -> None:
-    deal = make_deal(
-        "AD 2D 3D 4D 5D 6D 2S 3S 4S 5S 6H 7H 8H",
-        "QS AS KS AC KC QC JD AH KH QH JH TH 9H",
-        "8C 9C TC JC 6S 7S 8S 7D 8D 9D TD QD KD",
-        "2C 3C 4C 5C 6C 7C 9S TS JS 2H 3H 4H 5H",
-    )
-    # West wins the first trick, runs the spades (the queen with them) and the
-    # clubs, then leads the jack of diamonds; East, void, drops a heart on it.
-    plays = "2C 2D AC 8C AS 6S 9S 2S KS 7S TS 3S QS 8S JS 4S KC 9C 3C 3D QC TC 4C 4D JD 7D 2H"
-    match = position(deal, plays)
-    view = match.view(0)
+    view = moon_running()
     assert view.points_taken == (0, 13, 0, 0)
     # Ducking lets West run six top hearts for the moon; the ace costs one point.
     decision = ExpertBot(**settings).decide(view, random.Random(0))
@@ -130,6 +134,61 @@ def test_by_their_odds_the_deals_that_fit_a_moon_best_shoot_first() -> None:
     assert [deal for deal in range(6) if places[deal] < 0.2] == [2, 4]
     # Later rounds are placed the same way, by their own weight.
     assert expert_module.moon_places(weights, 150, 150, False, odds) == places
+
+
+def test_fitted_the_deals_where_a_moon_comes_off_hold_the_tables_share() -> None:
+    weights = [3.0, 1.0, 2.0, 1.0, 1.0, 2.0]
+    comes_off = [False, True, False, False, True, False]  # 2 of 10 of the weight
+    fitted = expert_module.fit_moon(weights, comes_off, 0.4, 4.0)
+    assert fitted is not None and sum(fitted) == pytest.approx(10.0)
+    off = sum(w for w, fits in zip(fitted, comes_off, strict=True) if fits)
+    assert off == pytest.approx(4.0)
+    # Each side keeps its own proportions.
+    assert fitted[1] == fitted[4] and fitted[0] / fitted[3] == pytest.approx(3.0)
+    # A share above what the deals can carry is capped at ``most`` times theirs.
+    capped = expert_module.fit_moon(weights, comes_off, 0.9, 2.0)
+    assert capped is not None
+    assert sum(w for w, fits in zip(capped, comes_off, strict=True) if fits) == pytest.approx(4.0)
+    # More deals where it comes off than the share: they weigh less.
+    lowered = expert_module.fit_moon(weights, comes_off, 0.1, 4.0)
+    assert lowered is not None
+    assert sum(w for w, fits in zip(lowered, comes_off, strict=True) if fits) == pytest.approx(1.0)
+    # Nothing to fit where the moon comes off in none of the deals, or in all of them.
+    assert expert_module.fit_moon(weights, [False] * 6, 0.4, 4.0) is None
+    assert expert_module.fit_moon(weights, [True] * 6, 0.4, 4.0) is None
+
+
+def test_fitted_the_suspect_shoots_where_its_moon_comes_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view = moon_running()
+    bot = ExpertBot(samples=40, pool=120, moon_fit=4.0, moon_lookahead=0)
+    suspect, share = bot.suspicion(view)
+    assert suspect == 1 and share > 0
+    comes_off: list[bool] = []  # by deal, as the moon check answered
+    played: list[bool] = []  # by playout, whether West shot in it
+    real_finish = expert_module.Finisher.finish
+
+    def hands(template: Any, world: Any, seat: int, rules: Any, among: int) -> int:
+        # Told that the moon comes off in every third deal (the real check never finds
+        # it in this position: North's ace of diamonds stops it).
+        assert (seat, among) == (0, 1 << suspect)
+        comes_off.append(len(comes_off) % 3 == 0)
+        return among if comes_off[-1] else 0
+
+    def finish(self: Any, state: Any, modes: Any, *args: Any, **kwargs: Any) -> Any:
+        played.append(modes[1] == expert_module.policy.SHOOT)
+        return real_finish(self, state, modes, *args, **kwargs)
+
+    monkeypatch.setattr(expert_module.moon, "moon_hands", hands)
+    monkeypatch.setattr(expert_module.Finisher, "finish", finish)
+    bot.weigh_plays(view, random.Random(1))
+    assert len(comes_off) > 3
+    # Every card is scored in every deal (in each of our modes): the suspect shoots in
+    # exactly the deals where its moon came off.
+    per_deal = len(played) // len(comes_off)
+    assert len(played) == per_deal * len(comes_off)
+    assert played == [off for off in comes_off for _ in range(per_deal)]
 
 
 def aces_led() -> SeatView:

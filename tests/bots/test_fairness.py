@@ -49,6 +49,7 @@ SMALL_BUDGET: dict[str, dict[str, Any]] = {
         "spread_passes": True,
         "lookahead": 1,
         "moon_lookahead": 2,
+        "moon_fit": 4.0,
         "shoot_lookahead": 2,
         "replies": True,
         "model_replies": 3,

@@ -140,6 +140,16 @@ class ExpertBot(Bot):
     (:func:`moon_places`); -1: in those that fit one worst, first; 0: by place, as
     ``moon_by_weight`` says.  Either way the suspect shoots in the share the table gives,
     so ``moon_scale=1.4`` keeps today's."""
+    moon_fit: float = 0.0
+    """Above 0: a suspected shooter is played as shooting in the deals of a round where its
+    moon comes off (it takes every penalty card shooting from here, the other seats avoiding
+    points: :func:`~hearts.bots.moon.moon_hands`) and avoiding points in the others, and the
+    deals are weighed again so that those where it comes off hold the table's share of the
+    weight (:func:`fit_moon`), at most ``moon_fit`` times the share they were drawn with.
+    The table gives how often such a suspect went on to shoot; by place (0, the default), the
+    suspect shoots in that share of the deals, but its moon comes off in under half of them
+    (``docs/strength.md``, the thirty-fourth session).  Where it comes off in none of the
+    round's deals, or in all of them, the deals are placed as by 0."""
     moon_scale: float = 1.0
     """With ``moon_table``: the table's shares are multiplied by this (capped at 1); below 1,
     a suspect is played as shooting in fewer deals than it went on to shoot."""
@@ -355,6 +365,16 @@ class ExpertBot(Bot):
                     for world in worlds
                 ]
             places = moon_places(weights, self.samples, done, self.moon_by_weight, odds)
+            fits: list[bool] | None = None
+            if self.moon_fit > 0 and shooter_suspect is not None and suspicion > 0 and not solving:
+                among = 1 << shooter_suspect
+                comes_off = [
+                    moon.moon_hands(template, world, seat, scorer.rules, among) != 0
+                    for world in worlds
+                ]
+                fitted = fit_moon(weights, comes_off, suspicion, self.moon_fit)
+                if fitted is not None:
+                    weights, fits = fitted, comes_off
             for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
                 share = places[offset]
                 row: list[list[float | Fork]] = []
@@ -367,7 +387,9 @@ class ExpertBot(Bot):
                         row.append([endgame.solve(state, seat, scorer.cost)] * len(my_modes))
                     continue
                 modes = [policy.AVOID] * 4
-                if shooter_suspect is not None and share < suspicion:
+                if shooter_suspect is not None and (
+                    fits[offset] if fits is not None else share < suspicion
+                ):
                     modes[shooter_suspect] = policy.SHOOT
                 if self.shoot_check:
                     shooting |= moon.moon_hands(template, world, seat, scorer.rules)
@@ -525,6 +547,27 @@ def moon_places(
     return [
         (index + 0.5) / samples if index < samples else ((index * 0.618034) % 1.0)
         for index in range(done, done + len(weights))
+    ]
+
+
+def fit_moon(
+    weights: list[float], comes_off: list[bool], share: float, most: float
+) -> list[float] | None:
+    """The deals' weights again, so that the deals where a suspect's moon ``comes_off`` hold
+    ``share`` of the weight, or ``most`` times the share they held if that is less (and
+    the others the rest); None if the moon comes off in none of the deals or in all of them.
+
+    The moon table says how often a suspect went on to shoot; the deals where its moon
+    comes off are those in which it can, so they are what that share is of.
+    """
+    total = sum(weights)
+    off = sum(weight for weight, fits in zip(weights, comes_off, strict=True) if fits)
+    if total <= 0 or off <= 0 or off >= total:
+        return None
+    target = min(share, most * off / total)
+    up, down = target * total / off, (1 - target) * total / (total - off)
+    return [
+        weight * (up if fits else down) for weight, fits in zip(weights, comes_off, strict=True)
     ]
 
 
