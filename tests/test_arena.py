@@ -83,7 +83,7 @@ def figures(result: ArenaResult) -> dict[str, Any]:
     """The JSON figures without the decision times, which depend on the machine."""
     data = result.to_json()
     for level in data["levels"].values():
-        del level["decision_ms_p50"], level["decision_ms_p95"]
+        del level["decision_ms_p50"], level["decision_ms_p95"], level["decision_ms_by_kind"]
     return data
 
 
@@ -241,6 +241,50 @@ def test_a_failing_bot_is_named_with_the_position(workers: int) -> None:
         run_arena([BrokenBot(), *ENTRANTS[1:]], hands=4, seed=1, workers=workers)
 
 
+class Clock:
+    """A stand-in for the arena's clock that moves only when a bot says it thought."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@dataclass(frozen=True)
+class SlowPassBot(LowestBot):
+    """Thinks a second over each pass and a millisecond over each play, by the test's clock."""
+
+    clock: Clock
+
+    def choose_pass(self, view: SeatView, rng: random.Random) -> list[Card]:
+        self.clock.now += 1.0
+        return super().choose_pass(view, rng)
+
+    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        self.clock.now += 0.001
+        return super().choose_play(view, rng)
+
+
+def test_the_decision_times_are_kept_apart_by_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    monkeypatch.setattr("hearts.arena.time", clock)
+    bot = SlowPassBot(clock)
+    result = run_arena([bot, *ENTRANTS[1:]], hands=16, seed=4, workers=1)
+    report = result.levels["lowest"]
+    assert report.decision_ms_by_kind is not None
+    assert list(report.decision_ms_by_kind) == ["pass", "play"]
+    assert report.decision_ms_by_kind["pass"] == pytest.approx((1000.0, 1000.0))
+    assert report.decision_ms_by_kind["play"] == pytest.approx((1.0, 1.0))
+    # A hand of four is three passes and 52 plays, so the passes are the slowest
+    # 5.5% of the decisions: the 95th percentile of them all falls among them.
+    every = [1.0] * 52 * 4 + [1000.0] * 3 * 4
+    assert report.decision_ms_p50 == pytest.approx(1.0)
+    assert report.decision_ms_p95 == pytest.approx(percentile(every, 0.95))
+    table = "\n".join(result.table())
+    assert "lowest p50 / p95 ms by decision: pass 1000.000 / 1000.000, play 1.000 / 1.000" in table
+
+
 # --- the figures ---------------------------------------------------------------------------
 
 
@@ -352,7 +396,7 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(data["levels"]) == ["beginner", "random"]
     keys = {
         "points_per_hand", "ci95", "match_win_rate", "decision_ms_p50", "decision_ms_p95",
-        "moons_shot", "moons_stopped", "points_from", "seats", "hands",
+        "moons_shot", "moons_stopped", "points_from", "decision_ms_by_kind", "seats", "hands",
     }  # fmt: skip
     for level in data["levels"].values():
         assert set(level) == keys
@@ -550,6 +594,12 @@ def test_a_saved_result_reads_back() -> None:
     )
     assert back.differences[0].ci95 == pytest.approx(result.differences[0].ci95, abs=1e-4)
     assert back.levels["easy"].points_from == pytest.approx(result.levels["easy"].points_from)
+    by_kind = result.levels["easy"].decision_ms_by_kind
+    assert by_kind is not None and list(by_kind) == ["pass", "play"]
+    read = back.levels["easy"].decision_ms_by_kind
+    assert read is not None and list(read) == ["pass", "play"]
+    for kind, times in by_kind.items():
+        assert read[kind] == pytest.approx(times, abs=1e-3)
     assert back.parts_per_deal_set == result.parts_per_deal_set
     assert len(back.part_differences) == len(result.part_differences) == len(POINTS_FROM)
     for read, part in zip(back.part_differences, result.part_differences, strict=True):
@@ -558,10 +608,12 @@ def test_a_saved_result_reads_back() -> None:
         assert read.ci95 == pytest.approx(part.ci95, abs=1e-4)
     # A result saved before the points were split reads back without the split.
     for report in saved["levels"].values():
-        del report["points_from"]
+        del report["points_from"], report["decision_ms_by_kind"]
     del saved["parts_per_deal_set"], saved["part_differences"]
     old = ArenaResult.from_saved(saved)[0]
     assert old.levels["easy"].points_from is None
+    assert old.levels["easy"].decision_ms_by_kind is None
+    assert not any("by decision" in line for line in old.table())
     assert old.parts_per_deal_set == {} and old.part_differences == ()
     assert not any(line.startswith("  of which") for line in old.table())
     for broken in (

@@ -47,7 +47,10 @@ The figures per level (all seats of that level pooled):
   for the level of that other seat, the one that won the trick that broke the
   run, whatever its intention.
 - ``decision_ms_p50`` / ``decision_ms_p95``: the median and 95th percentile of
-  the wall time of ``bot.decide`` (passes, plays and moon choices).
+  the wall time of ``bot.decide`` (passes, plays and moon choices);
+  ``decision_ms_by_kind`` gives the same two figures for each kind of decision
+  apart (``pass``, ``play``, ``moon``), since a hand has one pass and thirteen
+  plays and the 95th percentile of them all can hide a slow pass.
 - ``differences``: the points per hand of the first entrant's level minus
   those of each other level, with a 95% interval that pairs the two levels
   deal set by deal set (:func:`hearts.stats.difference_ci95`).  This is the figure to
@@ -152,15 +155,15 @@ class UnitResult:
     hands: tuple[HandOutcome, ...]
     winner: int | None
     """The seat that won the match, if it ended."""
-    decision_seconds: tuple[tuple[float, ...], ...]
-    """By seat: the time of every decision."""
+    decision_seconds: tuple[tuple[tuple[str, float], ...], ...]
+    """By seat: every decision's kind (``pass``, ``play`` or ``moon``) and time."""
     record: dict[str, Any] | None = None
 
 
 def play_unit(unit: Unit) -> UnitResult:
     """Play one deal set in one rotation (a module-level function: it runs in workers)."""
     match = Match(unit.rules, seed=deal_set_seed(unit.seed, unit.deal_set))
-    times: list[list[float]] = [[], [], [], []]
+    times: list[list[tuple[str, float]]] = [[], [], [], []]
     outcomes: list[HandOutcome] = []
     while True:
         outcomes.append(_play_hand(unit, match, times))
@@ -180,7 +183,7 @@ def play_unit(unit: Unit) -> UnitResult:
     )
 
 
-def _play_hand(unit: Unit, match: Match, times: list[list[float]]) -> HandOutcome:
+def _play_hand(unit: Unit, match: Match, times: list[list[tuple[str, float]]]) -> HandOutcome:
     hand = match.hand_number
     index = 0
 
@@ -196,7 +199,7 @@ def _play_hand(unit: Unit, match: Match, times: list[list[float]]) -> HandOutcom
         except Exception as error:
             where = f"deal set {unit.deal_set}, rotation {unit.rotation}, hand {hand}, seat {seat}"
             raise ArenaError(f"{bot.level} bot failed ({where}): {error!r}") from error
-        times[seat].append(time.perf_counter() - start)
+        times[seat].append((decision.kind, time.perf_counter() - start))
         return decision.kind, decision.cards, decision.moon
 
     if match.phase is Phase.PASSING:
@@ -262,7 +265,8 @@ def _count(tallies: dict[str, Tally], unit: Unit, result: UnitResult) -> None:
                 stopped=outcome.stopper == seat,
             )
         tally.wins += result.winner == seat
-        tally.seconds.extend(result.decision_seconds[seat])
+        for kind, seconds in result.decision_seconds[seat]:
+            tally.seconds.setdefault(kind, []).append(seconds)
 
 
 # --- running a tournament ----------------------------------------------------------

@@ -18,6 +18,9 @@ from hearts.stats import difference_ci95, percentile, ratio_ci95
 POINTS_FROM: Final = ("hearts", "spades", "moons", "other")
 """Where a seat's points come from (:meth:`hearts.arena.HandOutcome.points_from`)."""
 
+_KINDS: Final = ("pass", "play", "moon")
+"""The kinds of decision, in the order their times are reported."""
+
 SAVED_FORMAT: Final = "hearts-arena/1"
 """The format of a result saved to stand in as a variant's control (``hearts arena --save``)."""
 
@@ -43,6 +46,9 @@ class LevelReport:
     points_from: dict[str, float] | None = None
     """Points per hand by where they came from (:data:`POINTS_FROM`); None in a result
     saved before they were counted."""
+    decision_ms_by_kind: dict[str, tuple[float, float]] | None = None
+    """Kind of decision (``pass``, ``play``, ``moon``) -> its median and 95th percentile
+    in milliseconds; None in a result saved before they were kept apart."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +66,14 @@ class LevelReport:
                 if self.points_from is None
                 else {key: round(value, 4) for key, value in self.points_from.items()}
             ),
+            "decision_ms_by_kind": (
+                None
+                if self.decision_ms_by_kind is None
+                else {
+                    kind: [round(p50, 3), round(p95, 3)]
+                    for kind, (p50, p95) in self.decision_ms_by_kind.items()
+                }
+            ),
             "seats": self.seats,
             "hands": self.hands,
         }
@@ -68,6 +82,7 @@ class LevelReport:
     def from_json(cls, data: Mapping[str, Any]) -> LevelReport:
         win_rate = data["match_win_rate"]
         points_from = data.get("points_from")
+        by_kind = data.get("decision_ms_by_kind")
         return cls(
             seats=int(data["seats"]),
             hands=int(data["hands"]),
@@ -83,13 +98,21 @@ class LevelReport:
                 if points_from is None
                 else {str(key): float(points_from[key]) for key in POINTS_FROM}
             ),
+            decision_ms_by_kind=(
+                None
+                if by_kind is None
+                else {str(kind): _pair(times) for kind, times in by_kind.items()}
+            ),
         )
 
 
 def _interval(value: Any) -> tuple[float, float] | None:
     """An interval read back from JSON (a list of two numbers, or null)."""
-    if value is None:
-        return None
+    return None if value is None else _pair(value)
+
+
+def _pair(value: Any) -> tuple[float, float]:
+    """Two numbers read back from a JSON list."""
     low, high = value
     return float(low), float(high)
 
@@ -283,6 +306,13 @@ class ArenaResult:
                     if key != "other" or value
                 )
                 lines.append(f"{level} pts/hand from {parts}")
+        for level, r in self.levels.items():
+            if r.decision_ms_by_kind:
+                kinds = ", ".join(
+                    f"{kind} {p50:.3f} / {p95:.3f}"
+                    for kind, (p50, p95) in r.decision_ms_by_kind.items()
+                )
+                lines.append(f"{level} p50 / p95 ms by decision: {kinds}")
         for d in self.differences:
             ci = "n/a" if d.ci95 is None else f"[{d.ci95[0]:.3f}, {d.ci95[1]:.3f}]"
             lines.append(
@@ -323,7 +353,8 @@ class Tally:
     """deal set -> [points, seat-hands]"""
     parts_per_deal_set: dict[int, list[int]] = field(default_factory=dict)
     """deal set -> its points split as :data:`POINTS_FROM`"""
-    seconds: list[float] = field(default_factory=list)
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+    """kind of decision -> the wall time of each, in seconds"""
 
     def add_hand(
         self, deal_set: int, points: int, parts: Sequence[int], shot: bool, stopped: bool
@@ -342,7 +373,8 @@ class Tally:
 
     def report(self, matches: int | None) -> LevelReport:
         average, ci = ratio_ci95([(y, n) for y, n in self.per_deal_set.values()])
-        ms = [s * 1000 for s in self.seconds] or [0.0]
+        by_kind = {kind: [s * 1000 for s in times] for kind, times in self.seconds.items()}
+        ms = [t for times in by_kind.values() for t in times] or [0.0]
         totals = [
             sum(parts[i] for parts in self.parts_per_deal_set.values())
             for i in range(len(POINTS_FROM))
@@ -360,5 +392,9 @@ class Tally:
             points_from={
                 key: total / max(self.hands, 1)
                 for key, total in zip(POINTS_FROM, totals, strict=True)
+            },
+            decision_ms_by_kind={
+                kind: (percentile(times, 0.5), percentile(times, 0.95))
+                for kind, times in sorted(by_kind.items(), key=lambda item: _KINDS.index(item[0]))
             },
         )
