@@ -42,9 +42,9 @@ from dataclasses import dataclass
 
 from expert_decisions import positions_and_shooters
 from expert_regret import add_settings_argument, experts
-from hearts.bots.expert import ExpertBot, fit_moon, moon_places
+from hearts.bots.expert import ExpertBot
 from hearts.bots.knowledge import Knowledge, sample_hidden, state_template
-from hearts.bots.moon import moon_hands
+from hearts.bots.moon import fit_moon, moon_hands, moon_places
 from hearts.bots.search import resample
 from hearts.match import Phase
 from hearts.view import SeatView

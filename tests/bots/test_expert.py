@@ -104,8 +104,8 @@ def test_placed_by_weight_a_suspect_shoots_in_the_tables_share_of_the_weight() -
     # Counts of a resampled round: a few deals drawn many times, most once.
     weights = [float(rng.choice((1, 1, 1, 2, 5))) for _ in range(90)]
     total = sum(weights)
-    by_place = expert_module.moon_places(weights, 150, 0, False)
-    by_weight = expert_module.moon_places(weights, 150, 0, True)
+    by_place = moon.moon_places(weights, 150, 0, False)
+    by_weight = moon.moon_places(weights, 150, 0, True)
     assert by_place == [(index + 0.5) / 150 for index in range(90)]
     assert by_weight == sorted(by_weight) and by_weight[0] > 0 and by_weight[-1] < 1
     for share in (0.1, 0.25, 0.4, 0.75):
@@ -116,7 +116,7 @@ def test_placed_by_weight_a_suspect_shoots_in_the_tables_share_of_the_weight() -
         assert placed > share + 0.05
         assert abs(weighed - share) <= max(weights) / total
     # Later rounds are interleaved either way.
-    assert expert_module.moon_places(weights[:5], 150, 150, True) == [
+    assert moon.moon_places(weights[:5], 150, 150, True) == [
         (index * 0.618034) % 1.0 for index in range(150, 155)
     ]
 
@@ -124,7 +124,7 @@ def test_placed_by_weight_a_suspect_shoots_in_the_tables_share_of_the_weight() -
 def test_by_their_odds_the_deals_that_fit_a_moon_best_shoot_first() -> None:
     weights = [1.0, 3.0, 1.0, 2.0, 1.0, 2.0]
     odds = [0.0, -1.5, 2.0, 0.0, 4.0, -1.5]
-    places = expert_module.moon_places(weights, 150, 0, False, odds)
+    places = moon.moon_places(weights, 150, 0, False, odds)
     # Highest odds first (ties in their order), each deal at the middle of its weight.
     order = sorted(range(6), key=lambda deal: places[deal])
     assert order == [4, 2, 0, 3, 1, 5]
@@ -133,29 +133,29 @@ def test_by_their_odds_the_deals_that_fit_a_moon_best_shoot_first() -> None:
     # A suspect at a share of 0.2 shoots in the two deals that fit a moon best.
     assert [deal for deal in range(6) if places[deal] < 0.2] == [2, 4]
     # Later rounds are placed the same way, by their own weight.
-    assert expert_module.moon_places(weights, 150, 150, False, odds) == places
+    assert moon.moon_places(weights, 150, 150, False, odds) == places
 
 
 def test_fitted_the_deals_where_a_moon_comes_off_hold_the_tables_share() -> None:
     weights = [3.0, 1.0, 2.0, 1.0, 1.0, 2.0]
     comes_off = [False, True, False, False, True, False]  # 2 of 10 of the weight
-    fitted = expert_module.fit_moon(weights, comes_off, 0.4, 4.0)
+    fitted = moon.fit_moon(weights, comes_off, 0.4, 4.0)
     assert fitted is not None and sum(fitted) == pytest.approx(10.0)
     off = sum(w for w, fits in zip(fitted, comes_off, strict=True) if fits)
     assert off == pytest.approx(4.0)
     # Each side keeps its own proportions.
     assert fitted[1] == fitted[4] and fitted[0] / fitted[3] == pytest.approx(3.0)
     # A share above what the deals can carry is capped at ``most`` times theirs.
-    capped = expert_module.fit_moon(weights, comes_off, 0.9, 2.0)
+    capped = moon.fit_moon(weights, comes_off, 0.9, 2.0)
     assert capped is not None
     assert sum(w for w, fits in zip(capped, comes_off, strict=True) if fits) == pytest.approx(4.0)
     # More deals where it comes off than the share: they weigh less.
-    lowered = expert_module.fit_moon(weights, comes_off, 0.1, 4.0)
+    lowered = moon.fit_moon(weights, comes_off, 0.1, 4.0)
     assert lowered is not None
     assert sum(w for w, fits in zip(lowered, comes_off, strict=True) if fits) == pytest.approx(1.0)
     # Nothing to fit where the moon comes off in none of the deals, or in all of them.
-    assert expert_module.fit_moon(weights, [False] * 6, 0.4, 4.0) is None
-    assert expert_module.fit_moon(weights, [True] * 6, 0.4, 4.0) is None
+    assert moon.fit_moon(weights, [False] * 6, 0.4, 4.0) is None
+    assert moon.fit_moon(weights, [True] * 6, 0.4, 4.0) is None
 
 
 def test_fitted_the_suspect_shoots_where_its_moon_comes_off(
@@ -1003,7 +1003,7 @@ def test_the_moon_lookahead_searches_only_the_deals_of_a_suspected_moon() -> Non
     )
     assert with_suspect and without
     # Played as shooting in every deal, the suspect gets the lookahead in every deal...
-    base = ExpertBot(samples=10, pool=0, moon_scale=100.0, moon_lookahead=0)
+    base = ExpertBot(samples=10, pool=0, moon_scale=100.0, moon_lookahead=0, moon_fit=0)
     for view in with_suspect:
         moon_only = dataclasses.replace(base, moon_lookahead=1).weigh_plays(view, random.Random(3))
         everywhere = dataclasses.replace(base, lookahead=1).weigh_plays(view, random.Random(3))

@@ -59,7 +59,6 @@ import functools
 import itertools
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hearts.bots import endgame, moon, passing, playmodel, policy
@@ -130,26 +129,28 @@ class ExpertBot(Bot):
     moon_by_weight: bool = False
     """A suspected shooter is played as shooting in the deals of the first round that come
     first by their share of the drawn weight, so that it shoots in the share of the weight
-    the table gives (:func:`moon_places`); False: in the deals that come first by their
-    place among ``samples``, which gives it more, as deals drawn more than once are played
-    once (``benchmarks/moon_share.py``: 56% of the weight where the table means 40%)."""
+    the table gives (:func:`~hearts.bots.moon.moon_places`); False: in the deals that come
+    first by their place among ``samples``, which gives it more, as deals drawn more than
+    once are played once (``benchmarks/moon_share.py``: 56% of the weight where the table
+    means 40%)."""
     moon_evidence: int = 0
     """1: a suspected shooter is played as shooting in the deals whose plays so far fit a
     moon best (:meth:`~hearts.bots.likelihood.Evidence.shoot_odds`), in every round, taking
     the deals in that order until they hold its share of the round's weight
-    (:func:`moon_places`); -1: in those that fit one worst, first; 0: by place, as
-    ``moon_by_weight`` says.  Either way the suspect shoots in the share the table gives,
-    so ``moon_scale=1.4`` keeps today's."""
+    (:func:`~hearts.bots.moon.moon_places`); -1: in those that fit one worst, first; 0: by
+    place, as ``moon_by_weight`` says.  Either way the suspect shoots in the share the table
+    gives, so ``moon_scale=1.4`` keeps today's."""
     moon_fit: float = 0.0
     """Above 0: a suspected shooter is played as shooting in the deals of a round where its
     moon comes off (it takes every penalty card shooting from here, the other seats avoiding
     points: :func:`~hearts.bots.moon.moon_hands`) and avoiding points in the others, and the
     deals are weighed again so that those where it comes off hold the table's share of the
-    weight (:func:`fit_moon`), at most ``moon_fit`` times the share they were drawn with.
-    The table gives how often such a suspect went on to shoot; by place (0, the default), the
-    suspect shoots in that share of the deals, but its moon comes off in under half of them
-    (``docs/strength.md``, the thirty-fourth session).  Where it comes off in none of the
-    round's deals, or in all of them, the deals are placed as by 0."""
+    weight (:func:`~hearts.bots.moon.fit_moon`), at most ``moon_fit`` times the share they
+    were drawn with.  The table gives how often such a suspect went on to shoot; by place
+    (0, the default), the suspect shoots in that share of the deals, but its moon comes off
+    in under half of them (``docs/strength.md``, the thirty-fourth session).  Where it comes
+    off in none of the round's deals, or in all of them, the deals are placed as by 0.
+    Measured over four seeds in the thirty-fifth session, it did not pay: it stays off."""
     moon_scale: float = 1.0
     """With ``moon_table``: the table's shares are multiplied by this (capped at 1); below 1,
     a suspect is played as shooting in fewer deals than it went on to shoot."""
@@ -364,7 +365,7 @@ class ExpertBot(Bot):
                     self.moon_evidence * evidence.shoot_odds(world, shooter_suspect)
                     for world in worlds
                 ]
-            places = moon_places(weights, self.samples, done, self.moon_by_weight, odds)
+            places = moon.moon_places(weights, self.samples, done, self.moon_by_weight, odds)
             fits: list[bool] | None = None
             if self.moon_fit > 0 and shooter_suspect is not None and suspicion > 0 and not solving:
                 among = 1 << shooter_suspect
@@ -372,7 +373,7 @@ class ExpertBot(Bot):
                     moon.moon_hands(template, world, seat, scorer.rules, among) != 0
                     for world in worlds
                 ]
-                fitted = fit_moon(weights, comes_off, suspicion, self.moon_fit)
+                fitted = moon.fit_moon(weights, comes_off, suspicion, self.moon_fit)
                 if fitted is not None:
                     weights, fits = fitted, comes_off
             for offset, (world, shooting) in enumerate(zip(worlds, shooters, strict=True)):
@@ -514,61 +515,6 @@ class ExpertBot(Bot):
         """The pass search's candidate sets, their costs and the set chosen
         (:mod:`hearts.bots.passing`)."""
         return passing.weigh_passes(self, view, rng)
-
-
-def moon_places(
-    weights: list[float],
-    samples: int,
-    done: int,
-    by_weight: bool,
-    odds: list[float] | None = None,
-) -> list[float]:
-    """Where in [0, 1) each deal of a round falls (``weights``, by deal; ``done`` deals came in
-    earlier rounds): a suspect shoots in the deals that fall below its share.
-
-    The first round places the deals in order: by their place among ``samples``, as the frozen
-    Expert did (its first ``moon_suspicion`` share of them), or, ``by_weight``, by the middle
-    of each deal's stretch of the round's weight, so that the deals below a share hold that
-    share of the weight.  Later rounds interleave them.  With ``odds`` (by deal), every round
-    is placed by weight, the deals with the highest odds first (ties in order).
-    """
-    if odds is not None or (done == 0 and by_weight):
-        total = sum(weights)
-        if total > 0:
-            order: Sequence[int] = range(len(weights))
-            if odds is not None:
-                order = sorted(order, key=lambda deal: -odds[deal])
-            places = [0.0] * len(weights)
-            running = 0.0
-            for deal in order:
-                places[deal] = (running + weights[deal] / 2) / total
-                running += weights[deal]
-            return places
-    return [
-        (index + 0.5) / samples if index < samples else ((index * 0.618034) % 1.0)
-        for index in range(done, done + len(weights))
-    ]
-
-
-def fit_moon(
-    weights: list[float], comes_off: list[bool], share: float, most: float
-) -> list[float] | None:
-    """The deals' weights again, so that the deals where a suspect's moon ``comes_off`` hold
-    ``share`` of the weight, or ``most`` times the share they held if that is less (and
-    the others the rest); None if the moon comes off in none of the deals or in all of them.
-
-    The moon table says how often a suspect went on to shoot; the deals where its moon
-    comes off are those in which it can, so they are what that share is of.
-    """
-    total = sum(weights)
-    off = sum(weight for weight, fits in zip(weights, comes_off, strict=True) if fits)
-    if total <= 0 or off <= 0 or off >= total:
-        return None
-    target = min(share, most * off / total)
-    up, down = target * total / off, (1 - target) * total / (total - off)
-    return [
-        weight * (up if fits else down) for weight, fits in zip(weights, comes_off, strict=True)
-    ]
 
 
 def _fallback_state(view: SeatView) -> HandState:

@@ -10,12 +10,16 @@ Moons decide most of the difference between two strong players
   (:data:`TELL_TABLE`);
 - in a sampled deal, which opponents hold a hand that takes every penalty
   card if they go for it (:func:`moon_hands`)?
+- and so, in which of the sampled deals does the suspect shoot
+  (:func:`moon_places`, :func:`fit_moon`)?
 
 Everything here reads the seat's view, or a deal sampled from it; nothing
 sees a hidden card.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from hearts.bots import policy
 from hearts.bots.base import taken_cards
@@ -135,3 +139,58 @@ def _column(view: SeatView) -> int:
     """The column of :data:`MOON_TABLE` and :data:`TELL_TABLE` for the tricks played."""
     tricks = sum(1 for trick in view.tricks if trick.winner is not None)
     return 0 if tricks <= 4 else 1 if tricks <= 8 else 2
+
+
+def moon_places(
+    weights: list[float],
+    samples: int,
+    done: int,
+    by_weight: bool,
+    odds: list[float] | None = None,
+) -> list[float]:
+    """Where in [0, 1) each deal of a round falls (``weights``, by deal; ``done`` deals came in
+    earlier rounds): a suspect shoots in the deals that fall below its share.
+
+    The first round places the deals in order: by their place among ``samples``, as the frozen
+    Expert did (its first ``moon_suspicion`` share of them), or, ``by_weight``, by the middle
+    of each deal's stretch of the round's weight, so that the deals below a share hold that
+    share of the weight.  Later rounds interleave them.  With ``odds`` (by deal), every round
+    is placed by weight, the deals with the highest odds first (ties in order).
+    """
+    if odds is not None or (done == 0 and by_weight):
+        total = sum(weights)
+        if total > 0:
+            order: Sequence[int] = range(len(weights))
+            if odds is not None:
+                order = sorted(order, key=lambda deal: -odds[deal])
+            places = [0.0] * len(weights)
+            running = 0.0
+            for deal in order:
+                places[deal] = (running + weights[deal] / 2) / total
+                running += weights[deal]
+            return places
+    return [
+        (index + 0.5) / samples if index < samples else ((index * 0.618034) % 1.0)
+        for index in range(done, done + len(weights))
+    ]
+
+
+def fit_moon(
+    weights: list[float], comes_off: list[bool], share: float, most: float
+) -> list[float] | None:
+    """The deals' weights again, so that the deals where a suspect's moon ``comes_off`` hold
+    ``share`` of the weight, or ``most`` times the share they held if that is less (and
+    the others the rest); None if the moon comes off in none of the deals or in all of them.
+
+    The moon table says how often a suspect went on to shoot; the deals where its moon
+    comes off are those in which it can, so they are what that share is of.
+    """
+    total = sum(weights)
+    off = sum(weight for weight, fits in zip(weights, comes_off, strict=True) if fits)
+    if total <= 0 or off <= 0 or off >= total:
+        return None
+    target = min(share, most * off / total)
+    up, down = target * total / off, (1 - target) * total / (total - off)
+    return [
+        weight * (up if fits else down) for weight, fits in zip(weights, comes_off, strict=True)
+    ]
