@@ -394,7 +394,8 @@ class Tally:
                 for key, total in zip(POINTS_FROM, totals, strict=True)
             },
             decision_ms_by_kind={
-                kind: (percentile(times, 0.5), percentile(times, 0.95))
-                for kind, times in sorted(by_kind.items(), key=lambda item: _KINDS.index(item[0]))
+                kind: (percentile(by_kind[kind], 0.5), percentile(by_kind[kind], 0.95))
+                for kind in _KINDS
+                if kind in by_kind
             },
         )
